@@ -1,0 +1,355 @@
+// Package model defines what the mock server stores (the records of a
+// Dataset) and the JSON shapes its API answers with (the response types).
+//
+// Records are normalised: an asset names its owner by id, an album names its
+// assets by id. Responses are built from records, so every nested copy of a
+// user, album or asset agrees with every other copy of it.
+package model
+
+import (
+	"fmt"
+	"time"
+)
+
+// TimeLayout is how every date-time of the API is written: UTC with
+// millisecond precision, as the reference server writes them.
+const TimeLayout = "2006-01-02T15:04:05.000Z"
+
+// DateLayout is how calendar dates (a person's birth date) are written.
+const DateLayout = "2006-01-02"
+
+// Time is an instant that encodes in TimeLayout.
+type Time struct{ time.Time }
+
+// At wraps t, truncated to the millisecond precision the API carries.
+func At(t time.Time) Time { return Time{t.UTC().Truncate(time.Millisecond)} }
+
+// Ptr returns a pointer to t, for the API's nullable date-times.
+func (t Time) Ptr() *Time { return &t }
+
+// MarshalJSON writes t in TimeLayout.
+func (t Time) MarshalJSON() ([]byte, error) {
+	b := make([]byte, 0, len(TimeLayout)+2)
+	b = append(b, '"')
+	b = t.UTC().AppendFormat(b, TimeLayout)
+	return append(b, '"'), nil
+}
+
+// UnmarshalJSON reads an RFC 3339 date-time.
+func (t *Time) UnmarshalJSON(b []byte) error {
+	if len(b) < 2 || b[0] != '"' || b[len(b)-1] != '"' {
+		return fmt.Errorf("date-time %s is not a string", b)
+	}
+	v, err := time.Parse(time.RFC3339Nano, string(b[1:len(b)-1]))
+	if err != nil {
+		return fmt.Errorf("date-time %s: %w", b, err)
+	}
+	*t = At(v)
+	return nil
+}
+
+// Asset types.
+const (
+	AssetImage = "IMAGE"
+	AssetVideo = "VIDEO"
+	AssetAudio = "AUDIO"
+	AssetOther = "OTHER"
+)
+
+// Shared link types.
+const (
+	LinkAlbum      = "ALBUM"
+	LinkIndividual = "INDIVIDUAL"
+)
+
+// Album user roles.
+const (
+	RoleEditor = "editor"
+	RoleViewer = "viewer"
+)
+
+// Tag types.
+const (
+	TagObject = "OBJECT"
+	TagFace   = "FACE"
+	TagCustom = "CUSTOM"
+)
+
+// AvatarColors are the values a user's avatarColor may take.
+var AvatarColors = []string{"primary", "pink", "red", "yellow", "blue", "green", "purple", "orange", "gray", "amber"}
+
+// DefaultDuration is the duration the reference gives every still image.
+const DefaultDuration = "0:00:00.00000"
+
+// Dataset is the whole state of the mock: what GET /__mock/dataset returns and
+// what `serve --fixtures` loads. Seed and Anchor say how it was generated.
+type Dataset struct {
+	Seed        int64              `json:"seed"`
+	Anchor      Time               `json:"anchor"`
+	Users       []UserRecord       `json:"users"`
+	People      []PersonRecord     `json:"people"`
+	Tags        []Tag              `json:"tags"`
+	Assets      []AssetRecord      `json:"assets"`
+	Albums      []AlbumRecord      `json:"albums"`
+	SharedLinks []SharedLinkRecord `json:"sharedLinks"`
+}
+
+// UserRecord is a stored user with its credentials.
+type UserRecord struct {
+	User
+	APIKey string `json:"apiKey"`
+	// QuotaSizeInBytes limits the bytes of the user's assets; nil means no limit.
+	QuotaSizeInBytes *int64 `json:"quotaSizeInBytes,omitempty"`
+	CreatedAt        Time   `json:"createdAt"`
+}
+
+// PersonRecord is a person recognised in a user's library.
+type PersonRecord struct {
+	ID            string  `json:"id"`
+	OwnerID       string  `json:"ownerId"`
+	Name          string  `json:"name"`
+	BirthDate     *string `json:"birthDate"`
+	IsHidden      bool    `json:"isHidden"`
+	ThumbnailPath string  `json:"thumbnailPath"`
+}
+
+// FaceRecord is one face of a person found in an asset.
+type FaceRecord struct {
+	ID            string `json:"id"`
+	PersonID      string `json:"personId"`
+	BoundingBoxX1 int    `json:"boundingBoxX1"`
+	BoundingBoxY1 int    `json:"boundingBoxY1"`
+	BoundingBoxX2 int    `json:"boundingBoxX2"`
+	BoundingBoxY2 int    `json:"boundingBoxY2"`
+	ImageWidth    int    `json:"imageWidth"`
+	ImageHeight   int    `json:"imageHeight"`
+}
+
+// AssetRecord is a stored asset. Owner, people, tags and stack are derived
+// from the other records when the asset is shown.
+type AssetRecord struct {
+	ID               string       `json:"id"`
+	OwnerID          string       `json:"ownerId"`
+	DeviceAssetID    string       `json:"deviceAssetId"`
+	DeviceID         string       `json:"deviceId"`
+	Type             string       `json:"type"`
+	OriginalPath     string       `json:"originalPath"`
+	OriginalFileName string       `json:"originalFileName"`
+	Checksum         string       `json:"checksum"`
+	Thumbhash        *string      `json:"thumbhash"`
+	Duration         string       `json:"duration"`
+	FileCreatedAt    Time         `json:"fileCreatedAt"`
+	FileModifiedAt   Time         `json:"fileModifiedAt"`
+	LocalDateTime    Time         `json:"localDateTime"`
+	CreatedAt        Time         `json:"createdAt"`
+	UpdatedAt        Time         `json:"updatedAt"`
+	IsFavorite       bool         `json:"isFavorite"`
+	IsArchived       bool         `json:"isArchived"`
+	IsTrashed        bool         `json:"isTrashed"`
+	IsOffline        bool         `json:"isOffline"`
+	IsVisible        bool         `json:"isVisible"`
+	HasMetadata      bool         `json:"hasMetadata"`
+	Resized          bool         `json:"resized"`
+	LibraryID        *string      `json:"libraryId"`
+	LivePhotoVideoID *string      `json:"livePhotoVideoId"`
+	StackParentID    *string      `json:"stackParentId"`
+	DuplicateID      *string      `json:"duplicateId"`
+	ExifInfo         *Exif        `json:"exifInfo,omitempty"`
+	SmartInfo        *SmartInfo   `json:"smartInfo,omitempty"`
+	TagIDs           []string     `json:"tagIds,omitempty"`
+	Faces            []FaceRecord `json:"faces,omitempty"`
+}
+
+// AlbumUserRecord shares an album with a user.
+type AlbumUserRecord struct {
+	UserID string `json:"userId"`
+	Role   string `json:"role"`
+}
+
+// AlbumRecord is a stored album; its asset count, dates and flags are derived.
+type AlbumRecord struct {
+	ID                    string            `json:"id"`
+	OwnerID               string            `json:"ownerId"`
+	AlbumName             string            `json:"albumName"`
+	Description           string            `json:"description"`
+	AlbumThumbnailAssetID *string           `json:"albumThumbnailAssetId"`
+	AlbumUsers            []AlbumUserRecord `json:"albumUsers"`
+	AssetIDs              []string          `json:"assetIds"`
+	CreatedAt             Time              `json:"createdAt"`
+	UpdatedAt             Time              `json:"updatedAt"`
+	IsActivityEnabled     bool              `json:"isActivityEnabled"`
+	Order                 *string           `json:"order,omitempty"`
+}
+
+// SharedLinkRecord is a stored shared link: to an album (AlbumID) or to
+// individual assets (AssetIDs).
+type SharedLinkRecord struct {
+	ID            string   `json:"id"`
+	Key           string   `json:"key"`
+	Type          string   `json:"type"`
+	UserID        string   `json:"userId"`
+	AlbumID       *string  `json:"albumId,omitempty"`
+	AssetIDs      []string `json:"assetIds,omitempty"`
+	AllowDownload bool     `json:"allowDownload"`
+	AllowUpload   bool     `json:"allowUpload"`
+	ShowMetadata  bool     `json:"showMetadata"`
+	Password      *string  `json:"password"`
+	Description   *string  `json:"description"`
+	ExpiresAt     *Time    `json:"expiresAt"`
+	CreatedAt     Time     `json:"createdAt"`
+}
+
+// User is the API's UserResponseDto.
+type User struct {
+	ID               string `json:"id"`
+	Name             string `json:"name"`
+	Email            string `json:"email"`
+	AvatarColor      string `json:"avatarColor"`
+	ProfileImagePath string `json:"profileImagePath"`
+}
+
+// Exif is the API's ExifResponseDto; every field is nullable.
+type Exif struct {
+	Make             *string  `json:"make"`
+	Model            *string  `json:"model"`
+	ExifImageWidth   *float64 `json:"exifImageWidth"`
+	ExifImageHeight  *float64 `json:"exifImageHeight"`
+	FileSizeInByte   *int64   `json:"fileSizeInByte"`
+	Orientation      *string  `json:"orientation"`
+	DateTimeOriginal *Time    `json:"dateTimeOriginal"`
+	ModifyDate       *Time    `json:"modifyDate"`
+	TimeZone         *string  `json:"timeZone"`
+	LensModel        *string  `json:"lensModel"`
+	FNumber          *float64 `json:"fNumber"`
+	FocalLength      *float64 `json:"focalLength"`
+	ISO              *float64 `json:"iso"`
+	ExposureTime     *string  `json:"exposureTime"`
+	Latitude         *float64 `json:"latitude"`
+	Longitude        *float64 `json:"longitude"`
+	City             *string  `json:"city"`
+	State            *string  `json:"state"`
+	Country          *string  `json:"country"`
+	Description      *string  `json:"description"`
+	ProjectionType   *string  `json:"projectionType"`
+}
+
+// SmartInfo is the API's SmartInfoResponseDto.
+type SmartInfo struct {
+	Objects []string `json:"objects"`
+	Tags    []string `json:"tags"`
+}
+
+// Tag is the API's TagResponseDto, stored as it is shown.
+type Tag struct {
+	ID     string `json:"id"`
+	Name   string `json:"name"`
+	Type   string `json:"type"`
+	UserID string `json:"userId"`
+}
+
+// Face is the API's AssetFaceWithoutPersonResponseDto.
+type Face struct {
+	ID            string `json:"id"`
+	BoundingBoxX1 int    `json:"boundingBoxX1"`
+	BoundingBoxY1 int    `json:"boundingBoxY1"`
+	BoundingBoxX2 int    `json:"boundingBoxX2"`
+	BoundingBoxY2 int    `json:"boundingBoxY2"`
+	ImageWidth    int    `json:"imageWidth"`
+	ImageHeight   int    `json:"imageHeight"`
+}
+
+// Person is the API's PersonWithFacesResponseDto.
+type Person struct {
+	ID            string  `json:"id"`
+	Name          string  `json:"name"`
+	BirthDate     *string `json:"birthDate"`
+	ThumbnailPath string  `json:"thumbnailPath"`
+	IsHidden      bool    `json:"isHidden"`
+	Faces         []Face  `json:"faces"`
+}
+
+// Asset is the API's AssetResponseDto.
+type Asset struct {
+	ID               string     `json:"id"`
+	DeviceAssetID    string     `json:"deviceAssetId"`
+	OwnerID          string     `json:"ownerId"`
+	Owner            *User      `json:"owner,omitempty"`
+	DeviceID         string     `json:"deviceId"`
+	LibraryID        *string    `json:"libraryId"`
+	Type             string     `json:"type"`
+	OriginalPath     string     `json:"originalPath"`
+	OriginalFileName string     `json:"originalFileName"`
+	FileCreatedAt    Time       `json:"fileCreatedAt"`
+	FileModifiedAt   Time       `json:"fileModifiedAt"`
+	LocalDateTime    Time       `json:"localDateTime"`
+	UpdatedAt        Time       `json:"updatedAt"`
+	IsFavorite       bool       `json:"isFavorite"`
+	IsArchived       bool       `json:"isArchived"`
+	IsTrashed        bool       `json:"isTrashed"`
+	IsOffline        bool       `json:"isOffline"`
+	HasMetadata      bool       `json:"hasMetadata"`
+	Resized          bool       `json:"resized"`
+	Duration         string     `json:"duration"`
+	ExifInfo         *Exif      `json:"exifInfo,omitempty"`
+	SmartInfo        *SmartInfo `json:"smartInfo,omitempty"`
+	LivePhotoVideoID *string    `json:"livePhotoVideoId"`
+	Tags             []Tag      `json:"tags,omitempty"`
+	People           []Person   `json:"people,omitempty"`
+	Checksum         string     `json:"checksum"`
+	StackParentID    *string    `json:"stackParentId"`
+	Stack            []Asset    `json:"stack,omitempty"`
+	StackCount       *int       `json:"stackCount"`
+	DuplicateID      *string    `json:"duplicateId"`
+	Thumbhash        *string    `json:"thumbhash"`
+}
+
+// AlbumUser is the API's AlbumUserResponseDto.
+type AlbumUser struct {
+	Role string `json:"role"`
+	User User   `json:"user"`
+}
+
+// Album is the API's AlbumResponseDto.
+type Album struct {
+	ID                         string      `json:"id"`
+	OwnerID                    string      `json:"ownerId"`
+	AlbumName                  string      `json:"albumName"`
+	Description                string      `json:"description"`
+	CreatedAt                  Time        `json:"createdAt"`
+	UpdatedAt                  Time        `json:"updatedAt"`
+	AlbumThumbnailAssetID      *string     `json:"albumThumbnailAssetId"`
+	Shared                     bool        `json:"shared"`
+	AlbumUsers                 []AlbumUser `json:"albumUsers"`
+	HasSharedLink              bool        `json:"hasSharedLink"`
+	Assets                     []Asset     `json:"assets"`
+	Owner                      User        `json:"owner"`
+	AssetCount                 int         `json:"assetCount"`
+	StartDate                  *Time       `json:"startDate,omitempty"`
+	EndDate                    *Time       `json:"endDate,omitempty"`
+	LastModifiedAssetTimestamp *Time       `json:"lastModifiedAssetTimestamp,omitempty"`
+	IsActivityEnabled          bool        `json:"isActivityEnabled"`
+	Order                      *string     `json:"order,omitempty"`
+}
+
+// SharedLink is the API's SharedLinkResponseDto. The token is never shown.
+type SharedLink struct {
+	ID            string  `json:"id"`
+	Description   *string `json:"description"`
+	Password      *string `json:"password"`
+	UserID        string  `json:"userId"`
+	Key           string  `json:"key"`
+	Type          string  `json:"type"`
+	CreatedAt     Time    `json:"createdAt"`
+	ExpiresAt     *Time   `json:"expiresAt"`
+	Assets        []Asset `json:"assets"`
+	Album         *Album  `json:"album,omitempty"`
+	AllowUpload   bool    `json:"allowUpload"`
+	AllowDownload bool    `json:"allowDownload"`
+	ShowMetadata  bool    `json:"showMetadata"`
+}
+
+// UploadResult is the API's AssetFileUploadResponseDto.
+type UploadResult struct {
+	ID        string `json:"id"`
+	Duplicate bool   `json:"duplicate"`
+}
