@@ -1,0 +1,159 @@
+package mockserver
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"io"
+	"net/http"
+	"strings"
+
+	"github.com/mediaspec/mediaspec/mockserver/model"
+)
+
+// maxControlBody bounds the JSON body of a control request.
+const maxControlBody = 1 << 20
+
+// decodeBody reads a control request's JSON body into v. An empty body
+// leaves v as it is when optional.
+func decodeBody(r *http.Request, v any, optional bool) error {
+	dec := json.NewDecoder(io.LimitReader(r.Body, maxControlBody))
+	dec.DisallowUnknownFields()
+	err := dec.Decode(v)
+	if errors.Is(err, io.EOF) && optional {
+		return nil
+	}
+	if err != nil {
+		return errorf(http.StatusBadRequest, "Body is not the expected JSON: %v", err)
+	}
+	return nil
+}
+
+// handleCreateUser is POST /__mock/users.
+func (s *server) handleCreateUser() http.Handler {
+	type request struct {
+		Name             string `json:"name"`
+		Email            string `json:"email"`
+		QuotaSizeInBytes *int64 `json:"quotaSizeInBytes"`
+	}
+	type response struct {
+		User   model.User `json:"user"`
+		APIKey string     `json:"apiKey"`
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var req request
+		if err := decodeBody(r, &req, false); err != nil {
+			writeError(w, err)
+			return
+		}
+		var problems []string
+		if strings.TrimSpace(req.Name) == "" {
+			problems = append(problems, "name should not be empty")
+		}
+		if !strings.Contains(req.Email, "@") {
+			problems = append(problems, "email must be an email")
+		}
+		if req.QuotaSizeInBytes != nil && *req.QuotaSizeInBytes < 0 {
+			problems = append(problems, "quotaSizeInBytes must not be less than 0")
+		}
+		if len(problems) > 0 {
+			writeError(w, &apiError{status: http.StatusBadRequest, message: problems})
+			return
+		}
+		id := newUUID()
+		u := model.UserRecord{
+			User: model.User{
+				ID:          id,
+				Name:        req.Name,
+				Email:       req.Email,
+				AvatarColor: avatarColor(id),
+			},
+			APIKey:           newSecret(32),
+			QuotaSizeInBytes: req.QuotaSizeInBytes,
+		}
+		if err := s.store.addUser(u); err != nil {
+			writeError(w, err)
+			return
+		}
+		writeJSON(w, http.StatusCreated, response{User: u.User, APIKey: u.APIKey})
+	})
+}
+
+// avatarColor picks a user's colour from their id, so it never changes.
+func avatarColor(id string) string {
+	h := fnv.New32a()
+	_, _ = h.Write([]byte(id))
+	return model.AvatarColors[h.Sum32()%uint32(len(model.AvatarColors))]
+}
+
+// handleCreateLink is POST /__mock/shared-links.
+func (s *server) handleCreateLink() http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		p, err := s.store.authenticate(r)
+		if err != nil {
+			writeError(w, err)
+			return
+		}
+		var req linkRequest
+		if err := decodeBody(r, &req, false); err != nil {
+			writeError(w, err)
+			return
+		}
+		link, err := s.store.addLink(p.user.ID, req)
+		if err != nil {
+			writeError(w, err)
+			return
+		}
+		writeJSON(w, http.StatusCreated, link)
+	})
+}
+
+// handleAssets is GET /__mock/assets.
+func (s *server) handleAssets() http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		p, err := s.store.authenticate(r)
+		if err != nil {
+			writeError(w, err)
+			return
+		}
+		writeJSON(w, http.StatusOK, s.store.assets(p.user.ID))
+	})
+}
+
+// handleReset is POST /__mock/reset: back to the start-up dataset, or with
+// {"empty": true} to nothing but the default user.
+func (s *server) handleReset() http.Handler {
+	type request struct {
+		Empty bool `json:"empty"`
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var req request
+		if err := decodeBody(r, &req, true); err != nil {
+			writeError(w, err)
+			return
+		}
+		d := s.cfg.Dataset()
+		if req.Empty {
+			d = emptyDataset(d)
+		}
+		if err := s.store.replace(d); err != nil {
+			writeError(w, fmt.Errorf("reset: %w", err))
+			return
+		}
+		writeJSON(w, http.StatusOK, map[string]any{"reset": true, "empty": req.Empty})
+	})
+}
+
+// emptyDataset keeps only d's default user, its first.
+func emptyDataset(d model.Dataset) model.Dataset {
+	users := d.Users[:min(1, len(d.Users))]
+	return model.Dataset{Seed: d.Seed, Anchor: d.Anchor, Users: users}
+}
+
+// handleDataset is GET /__mock/dataset: the whole state, which --fixtures loads.
+func (s *server) handleDataset() http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		writeJSON(w, http.StatusOK, s.store.dataset())
+	})
+}

@@ -1,0 +1,186 @@
+package mockserver
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// maxMockDelay bounds x-mock-delay, so a typo cannot hold a connection for hours.
+const maxMockDelay = time.Minute
+
+// middleware wraps the routes with what every request gets, outermost first:
+// the request log, CORS, the x-mock-* headers and the configured latency.
+func (s *server) middleware(h http.Handler) http.Handler {
+	h = s.latency(h)
+	h = mockHeaders(h)
+	h = s.cors(h)
+	return s.logRequests(h)
+}
+
+// route dispatches to the mux and answers unknown routes and wrong methods
+// with the JSON error body instead of the mux's plain text.
+func (s *server) route() http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h, pattern := s.mux.Handler(r)
+		if pattern != "" {
+			h.ServeHTTP(w, r)
+			return
+		}
+		// The mux's own answer tells 404 from 405 and lists the allowed
+		// methods; keep its status and headers, replace its body.
+		rec := &statusRecorder{header: http.Header{}}
+		h.ServeHTTP(rec, r)
+		if allow := rec.header.Get("Allow"); allow != "" {
+			w.Header().Set("Allow", allow)
+		}
+		status := rec.status
+		if status == 0 || status < 400 {
+			status = http.StatusNotFound
+		}
+		writeError(w, errorf(status, "Cannot %s %s", r.Method, r.URL.Path))
+	})
+}
+
+// statusRecorder keeps the status and headers a handler writes and drops its body.
+type statusRecorder struct {
+	header http.Header
+	status int
+}
+
+func (r *statusRecorder) Header() http.Header { return r.header }
+func (r *statusRecorder) WriteHeader(status int) {
+	if r.status == 0 {
+		r.status = status
+	}
+}
+func (r *statusRecorder) Write(b []byte) (int, error) {
+	r.WriteHeader(http.StatusOK)
+	return len(b), nil
+}
+
+// cors lets a browser app on any origin call the mock: every answer carries
+// the CORS headers, and a preflight is answered at once, without credentials.
+func (s *server) cors(h http.Handler) http.Handler {
+	allowHeaders := strings.Join([]string{"x-api-key", "authorization", "content-type", s.cfg.ChecksumHeader, "x-mock-status", "x-mock-delay"}, ", ")
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hd := w.Header()
+		hd.Set("Access-Control-Allow-Origin", "*")
+		hd.Set("Access-Control-Expose-Headers", "content-type, content-length")
+		if r.Method == http.MethodOptions {
+			hd.Set("Access-Control-Allow-Methods", "GET, POST, OPTIONS")
+			hd.Set("Access-Control-Allow-Headers", allowHeaders)
+			hd.Set("Access-Control-Max-Age", "86400")
+			hd.Add("Vary", "Origin")
+			w.WriteHeader(http.StatusNoContent)
+			return
+		}
+		h.ServeHTTP(w, r)
+	})
+}
+
+// mockHeaders honours x-mock-delay (wait before answering) and x-mock-status
+// (answer that error), before anything else of the request is looked at, so
+// a frontend can show its loading and error states.
+func mockHeaders(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if v := r.Header.Get("x-mock-delay"); v != "" {
+			d, err := time.ParseDuration(v)
+			if err != nil || d < 0 || d > maxMockDelay {
+				writeError(w, errorf(http.StatusBadRequest, "x-mock-delay must be a duration from 0s to %s, like 300ms", maxMockDelay))
+				return
+			}
+			if sleep(r.Context(), d) != nil {
+				return
+			}
+		}
+		if v := r.Header.Get("x-mock-status"); v != "" {
+			status, err := strconv.Atoi(v)
+			if err != nil || status < 400 || status > 599 {
+				writeError(w, errorf(http.StatusBadRequest, "x-mock-status must be an error status from 400 to 599"))
+				return
+			}
+			msg := http.StatusText(status)
+			if msg == "" {
+				msg = fmt.Sprintf("Status %d", status)
+			}
+			writeError(w, errorf(status, "%s (asked for by x-mock-status)", msg))
+			return
+		}
+		h.ServeHTTP(w, r)
+	})
+}
+
+// latency delays every API response by the configured time.
+func (s *server) latency(h http.Handler) http.Handler {
+	if s.cfg.Latency <= 0 {
+		return h
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasPrefix(r.URL.Path, "/api/") && sleep(r.Context(), s.cfg.Latency) != nil {
+			return
+		}
+		h.ServeHTTP(w, r)
+	})
+}
+
+// sleep waits for d or until ctx ends, whichever comes first.
+func sleep(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// logRequests logs one line per request.
+func (s *server) logRequests(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		start := time.Now()
+		lw := &loggingWriter{ResponseWriter: w}
+		h.ServeHTTP(lw, r)
+		if lw.status == 0 {
+			lw.status = http.StatusOK
+		}
+		s.log.LogAttrs(r.Context(), slog.LevelInfo, "request",
+			slog.String("method", r.Method),
+			slog.String("path", r.URL.Path),
+			slog.Int("status", lw.status),
+			slog.Int64("bytes", lw.bytes),
+			slog.Duration("duration", time.Since(start)),
+		)
+	})
+}
+
+// loggingWriter remembers the status and counts the bytes of a response.
+type loggingWriter struct {
+	http.ResponseWriter
+	status int
+	bytes  int64
+}
+
+func (w *loggingWriter) WriteHeader(status int) {
+	if w.status == 0 {
+		w.status = status
+	}
+	w.ResponseWriter.WriteHeader(status)
+}
+
+func (w *loggingWriter) Write(b []byte) (int, error) {
+	if w.status == 0 {
+		w.status = http.StatusOK
+	}
+	n, err := w.ResponseWriter.Write(b)
+	w.bytes += int64(n)
+	return n, err
+}
+
+// Unwrap lets http.ResponseController reach the connection.
+func (w *loggingWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }

@@ -1,0 +1,17 @@
+package mockserver
+
+// routes is the one place that maps paths to handlers.
+func (s *server) routes() {
+	s.mux.Handle("POST /api/asset/upload", s.handleUpload())
+	s.mux.Handle("GET /api/shared-links", s.handleSharedLinks())
+	s.mux.Handle("GET /api/openapi.json", handleSpecJSON())
+	s.mux.Handle("GET /api/openapi.yaml", handleSpecYAML())
+	if s.cfg.NoControl {
+		return
+	}
+	s.mux.Handle("POST /__mock/users", s.handleCreateUser())
+	s.mux.Handle("POST /__mock/shared-links", s.handleCreateLink())
+	s.mux.Handle("GET /__mock/assets", s.handleAssets())
+	s.mux.Handle("POST /__mock/reset", s.handleReset())
+	s.mux.Handle("GET /__mock/dataset", s.handleDataset())
+}

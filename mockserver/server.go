@@ -1,0 +1,67 @@
+// Package mockserver is mediaspec's in-memory reference implementation of the
+// media-asset API: uploads and the shared-link listing, with the behaviour of
+// the project's contract, plus a control API (/__mock/) that tests and
+// frontend developers use to set up state.
+package mockserver
+
+import (
+	"cmp"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"time"
+
+	"github.com/mediaspec/mediaspec/mockserver/model"
+)
+
+// DefaultChecksumHeader is the request header that carries a file's SHA-1
+// for duplicate detection before the upload.
+const DefaultChecksumHeader = "x-service-checksum"
+
+// Config is what a mock server is made of.
+type Config struct {
+	// Dataset gives the starting state; POST /__mock/reset goes back to it.
+	Dataset func() model.Dataset
+	// ChecksumHeader names the duplicate-detection header (DefaultChecksumHeader when empty).
+	ChecksumHeader string
+	// MaxUploadBytes limits an upload's body; over it the mock answers 413. Zero: no limit.
+	MaxUploadBytes int64
+	// Latency delays every API response.
+	Latency time.Duration
+	// NoControl turns the control API (/__mock/) off.
+	NoControl bool
+	// Logger gets one line per request; nil logs nothing.
+	Logger *slog.Logger
+	// Now is the wall clock; nil means time.Now.
+	Now func() time.Time
+}
+
+// server is the mock: its configuration, its state and its routes.
+type server struct {
+	cfg   Config
+	store *store
+	log   *slog.Logger
+	mux   *http.ServeMux
+}
+
+// New builds a mock server holding cfg.Dataset's state.
+func New(cfg Config) (http.Handler, error) {
+	if cfg.Dataset == nil {
+		return nil, fmt.Errorf("mockserver: no dataset")
+	}
+	cfg.ChecksumHeader = cmp.Or(cfg.ChecksumHeader, DefaultChecksumHeader)
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	st, err := newStore(cfg.Dataset(), cfg.Now)
+	if err != nil {
+		return nil, fmt.Errorf("mockserver: dataset: %w", err)
+	}
+	s := &server{cfg: cfg, store: st, log: cfg.Logger, mux: http.NewServeMux()}
+	s.routes()
+	return s.middleware(s.route()), nil
+}

@@ -1,0 +1,20 @@
+package mockserver
+
+import "net/http"
+
+// handleSharedLinks is GET /api/shared-links: the caller's own links, newest
+// first. A shared link key is not enough to list links.
+func (s *server) handleSharedLinks() http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		p, err := s.store.authenticate(r)
+		if err != nil {
+			writeError(w, err)
+			return
+		}
+		if p.link != nil {
+			writeError(w, errorf(http.StatusForbidden, "Forbidden resource"))
+			return
+		}
+		writeJSON(w, http.StatusOK, s.store.sharedLinks(p.user.ID))
+	})
+}

@@ -1,0 +1,558 @@
+package mockserver
+
+import (
+	"encoding/base64"
+	"fmt"
+	"net/http"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/mediaspec/mediaspec/mockserver/model"
+)
+
+// store owns all of the mock's state behind one lock. Records are never
+// changed once stored: a write adds new records (or replaces the whole
+// state), so views built from them can share their pointers safely.
+type store struct {
+	now func() time.Time
+
+	mu    sync.RWMutex
+	state *state
+	// last is the newest time given to an object created at run time;
+	// the next one gets a later one, so createdAt strictly increases.
+	last time.Time
+}
+
+// checksumKey finds an owner's asset by the SHA-1 of its content.
+type checksumKey struct {
+	owner string
+	sum   [20]byte
+}
+
+// state is one dataset with its indexes.
+type state struct {
+	seed   int64
+	anchor model.Time
+
+	users     []*model.UserRecord
+	userByID  map[string]*model.UserRecord
+	userByKey map[string]*model.UserRecord
+	usage     map[string]int64 // bytes of each user's assets, for quotas
+
+	people     []*model.PersonRecord
+	personByID map[string]*model.PersonRecord
+
+	tags     []*model.Tag
+	tagByID  map[string]*model.Tag
+	assets   []*model.AssetRecord
+	assetBy  map[string]*model.AssetRecord
+	bySum    map[checksumKey]*model.AssetRecord
+	children map[string][]*model.AssetRecord // stack parent id → the rest of its stack
+
+	albums     []*model.AlbumRecord
+	albumByID  map[string]*model.AlbumRecord
+	albumLinks map[string]int // album id → how many links point to it
+
+	links       []*model.SharedLinkRecord
+	linkByKey   map[string]*model.SharedLinkRecord
+	linksByUser map[string][]*model.SharedLinkRecord
+}
+
+func newStore(d model.Dataset, now func() time.Time) (*store, error) {
+	st, err := newState(d)
+	if err != nil {
+		return nil, err
+	}
+	return &store{now: now, state: st}, nil
+}
+
+// replace swaps the whole state for d's.
+func (s *store) replace(d model.Dataset) error {
+	st, err := newState(d)
+	if err != nil {
+		return err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.state = st
+	return nil
+}
+
+// tick returns the wall clock's time, later than any it returned before.
+// The caller holds the write lock.
+func (s *store) tick() model.Time {
+	t := model.At(s.now())
+	if !t.After(s.last) {
+		t = model.At(s.last.Add(time.Millisecond))
+	}
+	s.last = t.Time
+	return t
+}
+
+// decodeChecksum reads a SHA-1 written as base64 (28 characters) or hex
+// (40 characters), as clients send it in the checksum header.
+func decodeChecksum(v string) (sum [20]byte, ok bool) {
+	var b []byte
+	var err error
+	switch len(v) {
+	case 28:
+		b, err = base64.StdEncoding.DecodeString(v)
+	case 40:
+		b, err = decodeHex(v)
+	default:
+		return sum, false
+	}
+	if err != nil || len(b) != len(sum) {
+		return sum, false
+	}
+	copy(sum[:], b)
+	return sum, true
+}
+
+func decodeHex(v string) ([]byte, error) {
+	out := make([]byte, len(v)/2)
+	for i := range out {
+		hi, ok1 := hexDigit(v[2*i])
+		lo, ok2 := hexDigit(v[2*i+1])
+		if !ok1 || !ok2 {
+			return nil, fmt.Errorf("not hex")
+		}
+		out[i] = hi<<4 | lo
+	}
+	return out, nil
+}
+
+func hexDigit(c byte) (byte, bool) {
+	switch {
+	case '0' <= c && c <= '9':
+		return c - '0', true
+	case 'a' <= c && c <= 'f':
+		return c - 'a' + 10, true
+	case 'A' <= c && c <= 'F':
+		return c - 'A' + 10, true
+	}
+	return 0, false
+}
+
+// newState indexes d, checking that every reference in it resolves, so that
+// a hand-edited fixtures file fails at start-up and not in a request.
+func newState(d model.Dataset) (*state, error) {
+	st := &state{
+		seed:        d.Seed,
+		anchor:      d.Anchor,
+		userByID:    map[string]*model.UserRecord{},
+		userByKey:   map[string]*model.UserRecord{},
+		usage:       map[string]int64{},
+		personByID:  map[string]*model.PersonRecord{},
+		tagByID:     map[string]*model.Tag{},
+		assetBy:     map[string]*model.AssetRecord{},
+		bySum:       map[checksumKey]*model.AssetRecord{},
+		children:    map[string][]*model.AssetRecord{},
+		albumByID:   map[string]*model.AlbumRecord{},
+		albumLinks:  map[string]int{},
+		linkByKey:   map[string]*model.SharedLinkRecord{},
+		linksByUser: map[string][]*model.SharedLinkRecord{},
+	}
+	for i := range d.Users {
+		if err := st.addUser(d.Users[i]); err != nil {
+			return nil, fmt.Errorf("users[%d]: %w", i, err)
+		}
+	}
+	for i, p := range d.People {
+		if p.ID == "" || st.personByID[p.ID] != nil {
+			return nil, fmt.Errorf("people[%d]: id %q is empty or not unique", i, p.ID)
+		}
+		if st.userByID[p.OwnerID] == nil {
+			return nil, fmt.Errorf("people[%d]: owner %q is not a user", i, p.OwnerID)
+		}
+		st.people = append(st.people, &p)
+		st.personByID[p.ID] = &p
+	}
+	for i, t := range d.Tags {
+		if t.ID == "" || st.tagByID[t.ID] != nil {
+			return nil, fmt.Errorf("tags[%d]: id %q is empty or not unique", i, t.ID)
+		}
+		if st.userByID[t.UserID] == nil {
+			return nil, fmt.Errorf("tags[%d]: user %q is not a user", i, t.UserID)
+		}
+		st.tags = append(st.tags, &t)
+		st.tagByID[t.ID] = &t
+	}
+	for i := range d.Assets {
+		if err := st.addAsset(d.Assets[i]); err != nil {
+			return nil, fmt.Errorf("assets[%d]: %w", i, err)
+		}
+	}
+	// References between assets are checked once all of them are known.
+	for i, a := range st.assets {
+		for _, ref := range []struct {
+			name string
+			id   *string
+		}{{"livePhotoVideoId", a.LivePhotoVideoID}, {"stackParentId", a.StackParentID}} {
+			if ref.id == nil {
+				continue
+			}
+			if o := st.assetBy[*ref.id]; o == nil || o.OwnerID != a.OwnerID {
+				return nil, fmt.Errorf("assets[%d]: %s %q is not an asset of the same owner", i, ref.name, *ref.id)
+			}
+		}
+		if a.StackParentID != nil {
+			st.children[*a.StackParentID] = append(st.children[*a.StackParentID], a)
+		}
+	}
+	for i := range d.Albums {
+		if err := st.addAlbum(d.Albums[i]); err != nil {
+			return nil, fmt.Errorf("albums[%d]: %w", i, err)
+		}
+	}
+	for i := range d.SharedLinks {
+		if err := st.addLink(d.SharedLinks[i]); err != nil {
+			return nil, fmt.Errorf("sharedLinks[%d]: %w", i, err)
+		}
+	}
+	return st, nil
+}
+
+func (st *state) addUser(u model.UserRecord) error {
+	switch {
+	case u.ID == "" || st.userByID[u.ID] != nil:
+		return fmt.Errorf("id %q is empty or not unique", u.ID)
+	case u.APIKey == "" || st.userByKey[u.APIKey] != nil:
+		return fmt.Errorf("apiKey of user %q is empty or not unique", u.ID)
+	case !slices.Contains(model.AvatarColors, u.AvatarColor):
+		return fmt.Errorf("avatarColor %q is not one of %s", u.AvatarColor, strings.Join(model.AvatarColors, ", "))
+	}
+	st.users = append(st.users, &u)
+	st.userByID[u.ID] = &u
+	st.userByKey[u.APIKey] = &u
+	return nil
+}
+
+// addAsset indexes a; references to other assets are checked by the caller.
+func (st *state) addAsset(a model.AssetRecord) error {
+	if a.ID == "" || st.assetBy[a.ID] != nil {
+		return fmt.Errorf("id %q is empty or not unique", a.ID)
+	}
+	if st.userByID[a.OwnerID] == nil {
+		return fmt.Errorf("owner %q is not a user", a.OwnerID)
+	}
+	switch a.Type {
+	case model.AssetImage, model.AssetVideo, model.AssetAudio, model.AssetOther:
+	default:
+		return fmt.Errorf("type %q is not IMAGE, VIDEO, AUDIO or OTHER", a.Type)
+	}
+	sum, err := base64.StdEncoding.DecodeString(a.Checksum)
+	if err != nil || len(sum) != 20 {
+		return fmt.Errorf("checksum %q is not a base64 SHA-1", a.Checksum)
+	}
+	key := checksumKey{owner: a.OwnerID, sum: [20]byte(sum)}
+	if st.bySum[key] != nil {
+		return fmt.Errorf("checksum %q is already an asset of owner %q", a.Checksum, a.OwnerID)
+	}
+	for _, id := range a.TagIDs {
+		if t := st.tagByID[id]; t == nil || t.UserID != a.OwnerID {
+			return fmt.Errorf("tag %q is not a tag of the owner", id)
+		}
+	}
+	for _, f := range a.Faces {
+		if p := st.personByID[f.PersonID]; p == nil || p.OwnerID != a.OwnerID {
+			return fmt.Errorf("face %q: person %q is not a person of the owner", f.ID, f.PersonID)
+		}
+	}
+	st.assets = append(st.assets, &a)
+	st.assetBy[a.ID] = &a
+	st.bySum[key] = &a
+	st.usage[a.OwnerID] += assetSize(&a)
+	return nil
+}
+
+// assetSize is what an asset counts against its owner's quota.
+func assetSize(a *model.AssetRecord) int64 {
+	if a.ExifInfo != nil && a.ExifInfo.FileSizeInByte != nil {
+		return *a.ExifInfo.FileSizeInByte
+	}
+	return 0
+}
+
+func (st *state) addAlbum(al model.AlbumRecord) error {
+	if al.ID == "" || st.albumByID[al.ID] != nil {
+		return fmt.Errorf("id %q is empty or not unique", al.ID)
+	}
+	if st.userByID[al.OwnerID] == nil {
+		return fmt.Errorf("owner %q is not a user", al.OwnerID)
+	}
+	for _, au := range al.AlbumUsers {
+		if st.userByID[au.UserID] == nil || au.UserID == al.OwnerID {
+			return fmt.Errorf("album user %q is not a user other than the owner", au.UserID)
+		}
+		if au.Role != model.RoleEditor && au.Role != model.RoleViewer {
+			return fmt.Errorf("album user %q: role %q is not editor or viewer", au.UserID, au.Role)
+		}
+	}
+	for _, id := range al.AssetIDs {
+		if a := st.assetBy[id]; a == nil || a.OwnerID != al.OwnerID {
+			return fmt.Errorf("asset %q is not an asset of the album's owner", id)
+		}
+	}
+	if t := al.AlbumThumbnailAssetID; t != nil && !slices.Contains(al.AssetIDs, *t) {
+		return fmt.Errorf("albumThumbnailAssetId %q is not one of the album's assets", *t)
+	}
+	st.albums = append(st.albums, &al)
+	st.albumByID[al.ID] = &al
+	return nil
+}
+
+func (st *state) addLink(l model.SharedLinkRecord) error {
+	if l.ID == "" || l.Key == "" || st.linkByKey[l.Key] != nil {
+		return fmt.Errorf("id %q or its key is empty, or the key is not unique", l.ID)
+	}
+	if st.userByID[l.UserID] == nil {
+		return fmt.Errorf("userId %q is not a user", l.UserID)
+	}
+	switch l.Type {
+	case model.LinkAlbum:
+		if l.AlbumID == nil || len(l.AssetIDs) > 0 {
+			return fmt.Errorf("an ALBUM link has an albumId and no assetIds")
+		}
+		if al := st.albumByID[*l.AlbumID]; al == nil || al.OwnerID != l.UserID {
+			return fmt.Errorf("album %q is not an album of user %q", *l.AlbumID, l.UserID)
+		}
+		st.albumLinks[*l.AlbumID]++
+	case model.LinkIndividual:
+		if l.AlbumID != nil || len(l.AssetIDs) == 0 {
+			return fmt.Errorf("an INDIVIDUAL link has assetIds and no albumId")
+		}
+		for _, id := range l.AssetIDs {
+			if a := st.assetBy[id]; a == nil || a.OwnerID != l.UserID {
+				return fmt.Errorf("asset %q is not an asset of user %q", id, l.UserID)
+			}
+		}
+	default:
+		return fmt.Errorf("type %q is not ALBUM or INDIVIDUAL", l.Type)
+	}
+	st.links = append(st.links, &l)
+	st.linkByKey[l.Key] = &l
+	st.linksByUser[l.UserID] = append(st.linksByUser[l.UserID], &l)
+	return nil
+}
+
+// dataset is the state as a Dataset, records in the order they were added.
+func (st *state) dataset() model.Dataset {
+	d := model.Dataset{
+		Seed: st.seed, Anchor: st.anchor,
+		Users:       make([]model.UserRecord, 0, len(st.users)),
+		People:      make([]model.PersonRecord, 0, len(st.people)),
+		Tags:        make([]model.Tag, 0, len(st.tags)),
+		Assets:      make([]model.AssetRecord, 0, len(st.assets)),
+		Albums:      make([]model.AlbumRecord, 0, len(st.albums)),
+		SharedLinks: make([]model.SharedLinkRecord, 0, len(st.links)),
+	}
+	for _, u := range st.users {
+		d.Users = append(d.Users, *u)
+	}
+	for _, p := range st.people {
+		d.People = append(d.People, *p)
+	}
+	for _, t := range st.tags {
+		d.Tags = append(d.Tags, *t)
+	}
+	for _, a := range st.assets {
+		d.Assets = append(d.Assets, *a)
+	}
+	for _, al := range st.albums {
+		d.Albums = append(d.Albums, *al)
+	}
+	for _, l := range st.links {
+		d.SharedLinks = append(d.SharedLinks, *l)
+	}
+	return d
+}
+
+// Dataset returns a snapshot of the whole state.
+func (s *store) dataset() model.Dataset {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.state.dataset()
+}
+
+// assetByChecksum finds an owner's asset by the SHA-1 of its content.
+func (s *store) assetByChecksum(owner string, sum [20]byte) (string, bool) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	a := s.state.bySum[checksumKey{owner: owner, sum: sum}]
+	if a == nil {
+		return "", false
+	}
+	return a.ID, true
+}
+
+// addUpload stores an uploaded asset, and the hidden video of a live photo,
+// unless the owner has an asset of the same content: then it answers that
+// asset's id as a duplicate and stores nothing. Checking and adding under one
+// lock makes identical concurrent uploads create exactly one asset.
+func (s *store) addUpload(a model.AssetRecord, live *model.AssetRecord) (model.UploadResult, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	st := s.state
+	u := st.userByID[a.OwnerID]
+	if u == nil { // the user went away with a reset while the body streamed in
+		return model.UploadResult{}, errorf(http.StatusUnauthorized, "Invalid API key")
+	}
+	if dup := st.bySum[mustChecksumKey(a)]; dup != nil {
+		return model.UploadResult{ID: dup.ID, Duplicate: true}, nil
+	}
+	var liveDup *model.AssetRecord
+	size := assetSize(&a)
+	if live != nil {
+		if liveDup = st.bySum[mustChecksumKey(*live)]; liveDup == nil {
+			size += assetSize(live)
+		}
+	}
+	if q := u.QuotaSizeInBytes; q != nil && st.usage[u.ID]+size > *q {
+		return model.UploadResult{}, errorf(http.StatusBadRequest, "Quota has been exceeded!")
+	}
+	now := s.tick()
+	if live != nil {
+		if liveDup == nil {
+			live.CreatedAt, live.UpdatedAt = now, now
+			if err := st.addAsset(*live); err != nil {
+				return model.UploadResult{}, err
+			}
+			liveDup = live
+		}
+		a.LivePhotoVideoID = &liveDup.ID
+	}
+	a.CreatedAt, a.UpdatedAt = now, now
+	if err := st.addAsset(a); err != nil {
+		return model.UploadResult{}, err
+	}
+	return model.UploadResult{ID: a.ID}, nil
+}
+
+func mustChecksumKey(a model.AssetRecord) checksumKey {
+	sum, _ := base64.StdEncoding.DecodeString(a.Checksum)
+	return checksumKey{owner: a.OwnerID, sum: [20]byte(sum)}
+}
+
+// sharedLinks is a user's shared links, newest first, as the API shows them.
+func (s *store) sharedLinks(userID string) []model.SharedLink {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	st := s.state
+	links := slices.Clone(st.linksByUser[userID])
+	slices.SortFunc(links, newestFirst)
+	out := make([]model.SharedLink, 0, len(links))
+	for _, l := range links {
+		out = append(out, st.linkView(l))
+	}
+	return out
+}
+
+// assets is every asset of a user, hidden ones included, the most recently
+// added first.
+func (s *store) assets(userID string) []model.Asset {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	st := s.state
+	var out []model.Asset
+	for i := len(st.assets) - 1; i >= 0; i-- {
+		if a := st.assets[i]; a.OwnerID == userID {
+			out = append(out, st.assetView(a, true))
+		}
+	}
+	if out == nil {
+		out = []model.Asset{}
+	}
+	return out
+}
+
+// addUser stores a new user.
+func (s *store) addUser(u model.UserRecord) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, o := range s.state.users {
+		if strings.EqualFold(o.Email, u.Email) {
+			return errorf(http.StatusBadRequest, "A user with email %s already exists", u.Email)
+		}
+	}
+	u.CreatedAt = s.tick()
+	return s.state.addUser(u)
+}
+
+// linkRequest is what POST /__mock/shared-links asks for.
+type linkRequest struct {
+	Type          string      `json:"type"`
+	AssetIDs      []string    `json:"assetIds"`
+	AlbumName     *string     `json:"albumName"`
+	AllowUpload   *bool       `json:"allowUpload"`
+	AllowDownload *bool       `json:"allowDownload"`
+	ShowMetadata  *bool       `json:"showMetadata"`
+	Password      *string     `json:"password"`
+	Description   *string     `json:"description"`
+	ExpiresAt     *model.Time `json:"expiresAt"`
+}
+
+// addLink stores a new shared link of the user, and for an ALBUM link the
+// album holding the assets, and answers the link as the listing shows it.
+func (s *store) addLink(userID string, req linkRequest) (model.SharedLink, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	st := s.state
+	if st.userByID[userID] == nil {
+		return model.SharedLink{}, errorf(http.StatusUnauthorized, "Invalid API key")
+	}
+	for _, id := range req.AssetIDs {
+		if a := st.assetBy[id]; a == nil || a.OwnerID != userID {
+			return model.SharedLink{}, errorf(http.StatusBadRequest, "Asset %s is not an asset of yours", id)
+		}
+	}
+	l := model.SharedLinkRecord{
+		ID:            newUUID(),
+		Key:           newSecret(50),
+		Type:          req.Type,
+		UserID:        userID,
+		AllowUpload:   req.AllowUpload != nil && *req.AllowUpload,
+		AllowDownload: req.AllowDownload == nil || *req.AllowDownload,
+		ShowMetadata:  req.ShowMetadata == nil || *req.ShowMetadata,
+		Password:      req.Password,
+		Description:   req.Description,
+		ExpiresAt:     req.ExpiresAt,
+	}
+	switch req.Type {
+	case model.LinkAlbum:
+		al := model.AlbumRecord{
+			ID:                newUUID(),
+			OwnerID:           userID,
+			AlbumName:         "Untitled",
+			AlbumUsers:        []model.AlbumUserRecord{},
+			AssetIDs:          slices.Clone(req.AssetIDs),
+			IsActivityEnabled: true,
+		}
+		if req.AlbumName != nil {
+			al.AlbumName = *req.AlbumName
+		}
+		if al.AssetIDs == nil {
+			al.AssetIDs = []string{}
+		}
+		al.CreatedAt = s.tick()
+		al.UpdatedAt = al.CreatedAt
+		if err := st.addAlbum(al); err != nil {
+			return model.SharedLink{}, errorf(http.StatusBadRequest, "%v", err)
+		}
+		l.AlbumID = &al.ID
+	case model.LinkIndividual:
+		if len(req.AssetIDs) == 0 {
+			return model.SharedLink{}, errorf(http.StatusBadRequest, "An INDIVIDUAL link needs assetIds")
+		}
+		l.AssetIDs = slices.Clone(req.AssetIDs)
+	default:
+		return model.SharedLink{}, errorf(http.StatusBadRequest, "type must be one of the following values: ALBUM, INDIVIDUAL")
+	}
+	l.CreatedAt = s.tick()
+	if err := st.addLink(l); err != nil {
+		return model.SharedLink{}, errorf(http.StatusBadRequest, "%v", err)
+	}
+	return st.linkView(st.linkByKey[l.Key]), nil
+}

@@ -1,0 +1,360 @@
+package mockserver
+
+import (
+	"cmp"
+	"crypto/sha1"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"mime/multipart"
+	"net/http"
+	"path"
+	"strings"
+	"time"
+
+	"github.com/mediaspec/mediaspec/mockserver/model"
+)
+
+// Limits on what one upload may carry, each answered with a clear 400.
+const (
+	maxParts      = 100       // parts in one multipart body
+	maxFieldBytes = 64 << 10  // bytes of one text field
+	exifHeadBytes = 256 << 10 // bytes of a file kept for reading its EXIF
+)
+
+// handleUpload is POST /api/asset/upload: authentication, then the checksum
+// header, then the multipart body, streamed and hashed part by part.
+func (s *server) handleUpload() http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		p, err := s.store.authenticate(r)
+		if err != nil {
+			writeError(w, err)
+			return
+		}
+		// Checked before the checksum header, so that a link holder without
+		// upload rights cannot probe which checksums exist.
+		if p.link != nil && !p.link.AllowUpload {
+			writeError(w, errorf(http.StatusUnauthorized, "Unauthorized"))
+			return
+		}
+		if v := r.Header.Get(s.cfg.ChecksumHeader); v != "" {
+			if sum, ok := decodeChecksum(strings.TrimSpace(v)); ok {
+				if id, ok := s.store.assetByChecksum(p.user.ID, sum); ok {
+					writeJSON(w, http.StatusOK, model.UploadResult{ID: id, Duplicate: true})
+					return
+				}
+			}
+		}
+		if max := s.cfg.MaxUploadBytes; max > 0 {
+			if r.ContentLength > max {
+				writeError(w, tooLarge(max))
+				return
+			}
+			r.Body = http.MaxBytesReader(w, r.Body, max)
+		}
+		up, err := readUpload(r)
+		if err != nil {
+			var mbe *http.MaxBytesError
+			if errors.As(err, &mbe) {
+				err = tooLarge(mbe.Limit)
+			}
+			writeError(w, err)
+			return
+		}
+		asset, live := up.records(p.user.ID)
+		res, err := s.store.addUpload(asset, live)
+		if err != nil {
+			writeError(w, err)
+			return
+		}
+		status := http.StatusCreated
+		if res.Duplicate {
+			status = http.StatusOK
+		}
+		writeJSON(w, status, res)
+	})
+}
+
+func tooLarge(limit int64) *apiError {
+	return errorf(http.StatusRequestEntityTooLarge, "Upload is larger than the limit of %d bytes", limit)
+}
+
+// filePart is a file of the upload, read to its end: its name, SHA-1, size
+// and the head of its bytes (for EXIF); the rest was hashed and dropped.
+type filePart struct {
+	filename string
+	sum      [20]byte
+	size     int64
+	head     []byte
+}
+
+// upload is a multipart upload, read but not yet validated as a whole.
+type upload struct {
+	fields  map[string]string
+	files   int
+	asset   *filePart
+	live    *filePart
+	sidecar *filePart
+
+	deviceAssetID, deviceID, duration string
+	fileCreatedAt, fileModifiedAt     time.Time
+	isFavorite, isArchived, isOffline bool
+	isVisible                         bool
+}
+
+// readUpload streams the multipart body, hashing each file as it passes;
+// memory stays bounded by the limits whatever the size of the files. It
+// returns the upload with its fields validated, or the error to answer.
+func readUpload(r *http.Request) (*upload, error) {
+	mr, err := multipartReader(r.Header.Get("Content-Type"), r.Body)
+	if err != nil {
+		return nil, err
+	}
+	up := &upload{fields: map[string]string{}}
+	buf := make([]byte, 64<<10)
+	for n := 0; ; n++ {
+		part, err := mr.NextPart()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, malformed(err)
+		}
+		if n == maxParts {
+			return nil, errorf(http.StatusBadRequest, "Too many parts: an upload has at most %d", maxParts)
+		}
+		if part.FileName() == "" {
+			err = up.readField(part)
+		} else {
+			up.files++
+			err = up.readFile(part, buf)
+		}
+		part.Close()
+		if err != nil {
+			return nil, err
+		}
+	}
+	if err := up.validate(); err != nil {
+		return nil, err
+	}
+	return up, nil
+}
+
+// multipartReader reads a multipart/form-data body; any other body has no file.
+func multipartReader(contentType string, body io.Reader) (*multipart.Reader, error) {
+	mediaType, params, err := mime.ParseMediaType(contentType)
+	switch {
+	case err != nil && strings.HasPrefix(strings.ToLower(strings.TrimSpace(contentType)), "multipart/"):
+		return nil, errorf(http.StatusBadRequest, "Malformed multipart body: Content-Type %q cannot be read", contentType)
+	case err != nil || mediaType != "multipart/form-data":
+		return nil, errorf(http.StatusBadRequest, "File is required")
+	case params["boundary"] == "":
+		return nil, errorf(http.StatusBadRequest, "Malformed multipart body: the Content-Type has no boundary")
+	}
+	return multipart.NewReader(body, params["boundary"]), nil
+}
+
+// malformed maps an error of reading the multipart body to its answer.
+func malformed(err error) error {
+	var mbe *http.MaxBytesError
+	if errors.As(err, &mbe) {
+		return err
+	}
+	if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
+		return errorf(http.StatusBadRequest, "Malformed multipart body: it ends before its closing boundary")
+	}
+	return errorf(http.StatusBadRequest, "Malformed multipart body: %v", err)
+}
+
+func (up *upload) readField(part *multipart.Part) error {
+	b, err := io.ReadAll(io.LimitReader(part, maxFieldBytes+1))
+	if err != nil {
+		return malformed(err)
+	}
+	if len(b) > maxFieldBytes {
+		return errorf(http.StatusBadRequest, "Field %s is too long: at most %d bytes", part.FormName(), maxFieldBytes)
+	}
+	up.fields[part.FormName()] = string(b)
+	return nil
+}
+
+// readFile hashes a file part, checking first that its name and type are
+// ones the upload takes.
+func (up *upload) readFile(part *multipart.Part, buf []byte) error {
+	var slot **filePart
+	var allowed func(ext string) bool
+	switch part.FormName() {
+	case "assetData":
+		slot, allowed = &up.asset, func(ext string) bool { return assetTypeOf(ext) != "" }
+	case "livePhotoData":
+		slot, allowed = &up.live, func(ext string) bool { return assetTypeOf(ext) == model.AssetVideo }
+	case "sidecarData":
+		slot, allowed = &up.sidecar, func(ext string) bool { return ext == ".xmp" }
+	}
+	if slot == nil || *slot != nil {
+		return errorf(http.StatusBadRequest, "Unexpected field")
+	}
+	// The raw filename, for the message: FileName() keeps only its base.
+	filename := part.FileName()
+	if !allowed(strings.ToLower(path.Ext(filename))) {
+		return errorf(http.StatusBadRequest, "Unsupported file type %s", filename)
+	}
+	h := sha1.New()
+	head := &headWriter{max: exifHeadBytes}
+	n, err := io.CopyBuffer(io.MultiWriter(h, head), part, buf)
+	if err != nil {
+		return malformed(err)
+	}
+	f := &filePart{filename: filename, size: n, head: head.b}
+	h.Sum(f.sum[:0])
+	*slot = f
+	return nil
+}
+
+// headWriter keeps the first max bytes written to it and drops the rest.
+type headWriter struct {
+	b   []byte
+	max int
+}
+
+func (w *headWriter) Write(p []byte) (int, error) {
+	if room := w.max - len(w.b); room > 0 {
+		w.b = append(w.b, p[:min(room, len(p))]...)
+	}
+	return len(p), nil
+}
+
+// validate checks the files and the text fields together and reports every
+// problem of the fields in one message, in the reference's order and words.
+func (up *upload) validate() error {
+	if up.files == 0 {
+		return errorf(http.StatusBadRequest, "File is required")
+	}
+	if up.asset == nil {
+		return errorf(http.StatusBadRequest, "Field(s) assetData should not be empty")
+	}
+	var problems []string
+	str := func(name string) string {
+		v, ok := up.fields[name]
+		switch {
+		case !ok:
+			problems = append(problems, name+" must be a string", name+" should not be empty")
+		case v == "":
+			problems = append(problems, name+" should not be empty")
+		}
+		return v
+	}
+	up.deviceAssetID = str("deviceAssetId")
+	up.deviceID = str("deviceId")
+
+	// A date that is there but not ISO 8601 replaces every other message, as
+	// the reference's transform fails before its validation runs.
+	for _, d := range []struct {
+		name string
+		dst  *time.Time
+	}{{"fileCreatedAt", &up.fileCreatedAt}, {"fileModifiedAt", &up.fileModifiedAt}} {
+		v, ok := up.fields[d.name]
+		if !ok || v == "" {
+			problems = append(problems, d.name+" must be a Date instance", d.name+" should not be empty")
+			continue
+		}
+		t, ok := parseDate(v)
+		if !ok {
+			return errorf(http.StatusBadRequest, "%s must be a date string", d.name)
+		}
+		*d.dst = t
+	}
+	up.duration = cmp.Or(up.fields["duration"], model.DefaultDuration)
+
+	boolean := func(name string, def bool) bool {
+		v, ok := up.fields[name]
+		switch {
+		case !ok:
+			return def
+		case v == "true":
+			return true
+		case v == "false":
+			return false
+		}
+		problems = append(problems, name+" must be a boolean value")
+		return def
+	}
+	up.isFavorite = boolean("isFavorite", false)
+	up.isArchived = boolean("isArchived", false)
+	up.isVisible = boolean("isVisible", true)
+	up.isOffline = boolean("isOffline", false)
+	if len(problems) > 0 {
+		return &apiError{status: http.StatusBadRequest, message: problems}
+	}
+	return nil
+}
+
+// parseDate reads an ISO 8601 date or date-time; without a zone it is UTC.
+func parseDate(v string) (time.Time, bool) {
+	for _, layout := range []string{
+		time.RFC3339Nano,
+		"2006-01-02T15:04:05.999999999",
+		"2006-01-02T15:04:05.999999999Z0700",
+		"2006-01-02T15:04Z07:00",
+		"2006-01-02T15:04",
+		time.DateOnly,
+	} {
+		if t, err := time.Parse(layout, v); err == nil {
+			return t, true
+		}
+	}
+	return time.Time{}, false
+}
+
+// assetTypeOf is the asset type of a file extension (lower case, with its
+// dot), or "" for a type the upload does not take.
+func assetTypeOf(ext string) string {
+	switch ext {
+	case ".3fr", ".ari", ".arw", ".avif", ".bmp", ".cap", ".cin", ".cr2", ".cr3", ".crw", ".dcr", ".dng",
+		".erf", ".fff", ".gif", ".heic", ".heif", ".hif", ".iiq", ".insp", ".jpe", ".jpeg", ".jpg", ".jxl",
+		".k25", ".kdc", ".mrw", ".nef", ".orf", ".ori", ".pef", ".png", ".psd", ".raf", ".raw", ".rw2",
+		".rwl", ".sr2", ".srf", ".srw", ".svg", ".tif", ".tiff", ".webp", ".x3f":
+		return model.AssetImage
+	case ".3gp", ".3gpp", ".avi", ".flv", ".insv", ".m2ts", ".m4v", ".mkv", ".mov", ".mp4", ".mpe",
+		".mpeg", ".mpg", ".mts", ".webm", ".wmv":
+		return model.AssetVideo
+	}
+	return ""
+}
+
+// records makes the stored asset of the upload, and the hidden video of a
+// live photo if it has one. Ids are new; times are set by the store.
+func (up *upload) records(owner string) (asset model.AssetRecord, live *model.AssetRecord) {
+	asset = up.record(owner, up.asset, assetTypeOf(strings.ToLower(path.Ext(up.asset.filename))), up.isVisible)
+	if up.live != nil {
+		v := up.record(owner, up.live, model.AssetVideo, false)
+		live = &v
+	}
+	return asset, live
+}
+
+func (up *upload) record(owner string, f *filePart, typ string, visible bool) model.AssetRecord {
+	created := up.fileCreatedAt.UTC()
+	a := model.AssetRecord{
+		ID:               newUUID(),
+		OwnerID:          owner,
+		DeviceAssetID:    up.deviceAssetID,
+		DeviceID:         up.deviceID,
+		Type:             typ,
+		OriginalPath:     fmt.Sprintf("upload/library/%s/%s/%s/%s", owner, created.Format("2006"), created.Format(time.DateOnly), f.filename),
+		OriginalFileName: f.filename,
+		Checksum:         base64.StdEncoding.EncodeToString(f.sum[:]),
+		Duration:         up.duration,
+		FileCreatedAt:    model.At(up.fileCreatedAt),
+		FileModifiedAt:   model.At(up.fileModifiedAt),
+		LocalDateTime:    model.At(up.fileCreatedAt),
+		IsFavorite:       up.isFavorite,
+		IsArchived:       up.isArchived,
+		IsOffline:        up.isOffline,
+		IsVisible:        visible,
+	}
+	a.ExifInfo, a.HasMetadata = exifInfo(f.head, f.size)
+	return a
+}

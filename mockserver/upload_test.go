@@ -1,0 +1,285 @@
+package mockserver
+
+import (
+	"bytes"
+	"crypto/sha1"
+	"encoding/hex"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/mediaspec/mediaspec/mockserver/model"
+)
+
+// TestUploadErrors holds every error of uploadFile in the contract: its
+// status and its exact message.
+func TestUploadErrors(t *testing.T) {
+	allMissing := []string{
+		"deviceAssetId must be a string", "deviceAssetId should not be empty",
+		"deviceId must be a string", "deviceId should not be empty",
+		"fileCreatedAt must be a Date instance", "fileCreatedAt should not be empty",
+		"fileModifiedAt must be a Date instance", "fileModifiedAt should not be empty",
+	}
+	tests := []struct {
+		name    string
+		form    form
+		key     string            // x-api-key; "" for none
+		query   string            // raw query
+		headers map[string]string // more request headers
+		status  int
+		message any
+	}{
+		{name: "no credentials", form: validForm("x"), status: 401, message: "Authentication required"},
+		{name: "unknown API key", form: validForm("x"), key: "nope", status: 401, message: "Invalid API key"},
+		{name: "unknown bearer token", form: validForm("x"), headers: map[string]string{"Authorization": "Bearer nope"}, status: 401, message: "Invalid user token"},
+		{name: "bearer wins over a good API key", form: validForm("x"), key: keyAlice, headers: map[string]string{"Authorization": "Bearer nope"}, status: 401, message: "Invalid user token"},
+		{name: "unknown share key", form: validForm("x"), query: "key=nope", status: 401, message: "Invalid share key"},
+		{name: "share key wins over a good API key", form: validForm("x"), key: keyAlice, query: "key=nope", status: 401, message: "Invalid share key"},
+		{name: "expired share key", form: validForm("x"), query: "key=" + linkExpired, status: 401, message: "Invalid share key"},
+		{name: "link without allowUpload", form: validForm("x"), query: "key=" + linkView, status: 401, message: "Unauthorized"},
+		{
+			name: "link without allowUpload, before the checksum header", form: validForm("x"), query: "key=" + linkView,
+			headers: map[string]string{DefaultChecksumHeader: sha1Base64([]byte(aliceAssetBody))}, status: 401, message: "Unauthorized",
+		},
+		{name: "a multipart body without files", form: validForm("x").onlyFields(), key: keyAlice, status: 400, message: "File is required"},
+		{name: "files but no assetData", form: form{fields: validForm("x").fields, files: []formFile{{"sidecarData", "a.xmp", "<x/>"}}}, key: keyAlice, status: 400, message: "Field(s) assetData should not be empty"},
+		{name: "a second assetData", form: validForm("x").withFile("assetData", "b.jpg", "y"), key: keyAlice, status: 400, message: "Unexpected field"},
+		{name: "a file under an unknown name", form: validForm("x").withFile("thumbnailData", "b.jpg", "y"), key: keyAlice, status: 400, message: "Unexpected field"},
+		{name: "a second livePhotoData", form: validForm("x").withFile("livePhotoData", "a.mov", "y").withFile("livePhotoData", "b.mov", "z"), key: keyAlice, status: 400, message: "Unexpected field"},
+		{name: "unsupported assetData type", form: form{fields: validForm("x").fields, files: []formFile{{"assetData", "notes.txt", "x"}}}, key: keyAlice, status: 400, message: "Unsupported file type notes.txt"},
+		{name: "assetData without extension", form: form{fields: validForm("x").fields, files: []formFile{{"assetData", "README", "x"}}}, key: keyAlice, status: 400, message: "Unsupported file type README"},
+		{name: "an image as livePhotoData", form: validForm("x").withFile("livePhotoData", "live.jpg", "y"), key: keyAlice, status: 400, message: "Unsupported file type live.jpg"},
+		{name: "a sidecar that is not XMP", form: validForm("x").withFile("sidecarData", "meta.json", "{}"), key: keyAlice, status: 400, message: "Unsupported file type meta.json"},
+		{name: "every field missing", form: validForm("x").onlyFiles(), key: keyAlice, status: 400, message: allMissing},
+		{name: "deviceAssetId missing", form: validForm("x").without("deviceAssetId"), key: keyAlice, status: 400, message: []string{"deviceAssetId must be a string", "deviceAssetId should not be empty"}},
+		{name: "deviceAssetId empty", form: validForm("x").with("deviceAssetId", ""), key: keyAlice, status: 400, message: []string{"deviceAssetId should not be empty"}},
+		{name: "deviceId missing", form: validForm("x").without("deviceId"), key: keyAlice, status: 400, message: []string{"deviceId must be a string", "deviceId should not be empty"}},
+		{name: "deviceId empty", form: validForm("x").with("deviceId", ""), key: keyAlice, status: 400, message: []string{"deviceId should not be empty"}},
+		{name: "fileCreatedAt missing", form: validForm("x").without("fileCreatedAt"), key: keyAlice, status: 400, message: []string{"fileCreatedAt must be a Date instance", "fileCreatedAt should not be empty"}},
+		{name: "fileModifiedAt missing", form: validForm("x").without("fileModifiedAt"), key: keyAlice, status: 400, message: []string{"fileModifiedAt must be a Date instance", "fileModifiedAt should not be empty"}},
+		{name: "fileCreatedAt not a date", form: validForm("x").with("fileCreatedAt", "yesterday"), key: keyAlice, status: 400, message: "fileCreatedAt must be a date string"},
+		{name: "fileModifiedAt not a date", form: validForm("x").with("fileModifiedAt", "2024-13-45"), key: keyAlice, status: 400, message: "fileModifiedAt must be a date string"},
+		{name: "a bad date replaces the other messages", form: validForm("x").without("deviceId").with("isFavorite", "yes").with("fileCreatedAt", "31/12/2024"), key: keyAlice, status: 400, message: "fileCreatedAt must be a date string"},
+		{name: "isFavorite not a boolean", form: validForm("x").with("isFavorite", "yes"), key: keyAlice, status: 400, message: []string{"isFavorite must be a boolean value"}},
+		{
+			name: "every boolean wrong, with a missing field", form: validForm("x").without("deviceId").with("isOffline", "1").with("isVisible", "TRUE").with("isArchived", "").with("isFavorite", "no"), key: keyAlice, status: 400,
+			message: []string{"deviceId must be a string", "deviceId should not be empty", "isFavorite must be a boolean value", "isArchived must be a boolean value", "isVisible must be a boolean value", "isOffline must be a boolean value"},
+		},
+		{name: "over the user's quota", form: validForm(strings.Repeat("q", 2048)), key: keyCarol, status: 400, message: "Quota has been exceeded!"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			srv := newTestServer(t)
+			r := uploadRequest(t, srv, tt.form, tt.key)
+			r.URL.RawQuery = tt.query
+			for k, v := range tt.headers {
+				r.Header.Set(k, v)
+			}
+			requireError(t, do(t, r), tt.status, tt.message)
+			assertAssetCount(t, srv, keyAlice, 1) // nothing was stored
+		})
+	}
+}
+
+// TestUploadMalformedBodies: a body that is not a well-formed multipart form
+// is a 400 with a message, and the server goes on answering.
+func TestUploadMalformedBodies(t *testing.T) {
+	good, ct := validForm("x").encode(t)
+	tests := []struct {
+		name        string
+		contentType string
+		body        []byte
+		message     string
+	}{
+		{"a JSON body", "application/json", []byte(`{"deviceId":"x"}`), "File is required"},
+		{"no Content-Type", "", good, "File is required"},
+		{"no boundary", "multipart/form-data", good, "Malformed multipart body: the Content-Type has no boundary"},
+		{"an unreadable Content-Type", "multipart/form-data; boundary", good, ""},
+		{"another boundary", "multipart/form-data; boundary=elsewhere", good, ""},
+		{"cut off inside assetData", ct, good[:len(good)-40], "Malformed multipart body: it ends before its closing boundary"},
+		{"cut off after the preamble", ct, good[:20], ""},
+		{"an empty body", ct, nil, ""},
+	}
+	srv := newTestServer(t)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := newRequest(t, http.MethodPost, srv.URL+"/api/asset/upload", bytes.NewReader(tt.body), "x-api-key", keyAlice)
+			if tt.contentType != "" {
+				r.Header.Set("Content-Type", tt.contentType)
+			}
+			rep := do(t, r)
+			var msg any
+			if tt.message != "" {
+				msg = tt.message
+			}
+			requireError(t, rep, http.StatusBadRequest, msg)
+			// The server still answers.
+			requireUpload(t, srv, validForm(tt.name), keyAlice, http.StatusCreated)
+		})
+	}
+}
+
+func TestUploadTooLarge(t *testing.T) {
+	srv := newTestServer(t, func(c *Config) { c.MaxUploadBytes = 1024 })
+	t.Run("declared length", func(t *testing.T) {
+		r := uploadRequest(t, srv, validForm(strings.Repeat("x", 2048)), keyAlice)
+		requireError(t, do(t, r), http.StatusRequestEntityTooLarge, "Upload is larger than the limit of 1024 bytes")
+	})
+	t.Run("streamed without length", func(t *testing.T) {
+		r := uploadRequest(t, srv, validForm(strings.Repeat("x", 2048)), keyAlice)
+		r.ContentLength = -1
+		r.Body = io.NopCloser(struct{ io.Reader }{r.Body}) // hide the length
+		requireError(t, do(t, r), http.StatusRequestEntityTooLarge, "Upload is larger than the limit of 1024 bytes")
+	})
+	requireUpload(t, srv, validForm("small"), keyAlice, http.StatusCreated)
+}
+
+// requireUpload uploads f and checks the status; it returns the result.
+func requireUpload(t *testing.T, srv *httptest.Server, f form, key string, status int) model.UploadResult {
+	t.Helper()
+	rep := do(t, uploadRequest(t, srv, f, key))
+	require.Equal(t, status, rep.status, "body: %s", rep.body)
+	var res model.UploadResult
+	rep.json(t, &res)
+	return res
+}
+
+func TestUploadAndDuplicates(t *testing.T) {
+	srv := newTestServer(t)
+	photo := "the bytes of a new photo"
+	first := requireUpload(t, srv, validForm(photo), keyAlice, http.StatusCreated)
+	assert.False(t, first.Duplicate)
+	assert.Regexp(t, `^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$`, first.ID)
+
+	again := requireUpload(t, srv, validForm(photo).with("deviceAssetId", "another"), keyAlice, http.StatusOK)
+	assert.Equal(t, model.UploadResult{ID: first.ID, Duplicate: true}, again)
+
+	// Duplicates are per owner: Bob's copy is a new asset of Bob's.
+	bobs := requireUpload(t, srv, validForm(photo), keyBob, http.StatusCreated)
+	assert.NotEqual(t, first.ID, bobs.ID)
+
+	// Through a link that allows uploads, the asset is the link owner's.
+	r := uploadRequest(t, srv, validForm(photo), "")
+	r.URL.RawQuery = "key=" + linkUpload
+	rep := do(t, r)
+	require.Equal(t, http.StatusOK, rep.status, "body: %s", rep.body)
+	var viaLink model.UploadResult
+	rep.json(t, &viaLink)
+	assert.Equal(t, first.ID, viaLink.ID)
+
+	// A bearer token is an API key.
+	r = uploadRequest(t, srv, validForm(photo), "")
+	r.Header.Set("Authorization", "Bearer "+keyAlice)
+	assert.Equal(t, http.StatusOK, do(t, r).status)
+}
+
+func TestUploadChecksumHeader(t *testing.T) {
+	sum := sha1.Sum([]byte(aliceAssetBody))
+	for name, value := range map[string]string{
+		"base64": sha1Base64([]byte(aliceAssetBody)),
+		"hex":    hex.EncodeToString(sum[:]),
+		"HEX":    strings.ToUpper(hex.EncodeToString(sum[:])),
+	} {
+		t.Run(name, func(t *testing.T) {
+			srv := newTestServer(t)
+			// Other bytes in the body: the header alone decides, and the body
+			// is neither read nor stored.
+			r := uploadRequest(t, srv, validForm("other bytes"), keyAlice)
+			r.Header.Set(DefaultChecksumHeader, value)
+			rep := do(t, r)
+			require.Equal(t, http.StatusOK, rep.status, "body: %s", rep.body)
+			var res model.UploadResult
+			rep.json(t, &res)
+			assert.Equal(t, model.UploadResult{ID: aliceAssetID, Duplicate: true}, res)
+			assertAssetCount(t, srv, keyAlice, 1)
+			requireUpload(t, srv, validForm("other bytes"), keyAlice, http.StatusCreated)
+		})
+	}
+	t.Run("not a checksum, or another user's, is no match", func(t *testing.T) {
+		srv := newTestServer(t)
+		for _, v := range []string{"nonsense", strings.Repeat("z", 40), sha1Base64([]byte("bob's photo"))} {
+			r := uploadRequest(t, srv, validForm("fresh "+v), keyAlice)
+			r.Header.Set(DefaultChecksumHeader, v)
+			assert.Equal(t, http.StatusCreated, do(t, r).status)
+		}
+	})
+	t.Run("configurable name", func(t *testing.T) {
+		srv := newTestServer(t, func(c *Config) { c.ChecksumHeader = "x-immich-checksum" })
+		r := uploadRequest(t, srv, validForm("other"), keyAlice)
+		r.Header.Set("x-immich-checksum", hex.EncodeToString(sum[:]))
+		assert.Equal(t, http.StatusOK, do(t, r).status)
+	})
+}
+
+func TestUploadStoredAsset(t *testing.T) {
+	srv := newTestServer(t)
+	f := validForm("a live photo's still").
+		with("isFavorite", "true").with("isArchived", "false").with("duration", "0:00:02.500000").
+		with("fileCreatedAt", "2024-05-30").
+		withFile("livePhotoData", "IMG_0042.MOV", "the moving part").
+		withFile("sidecarData", "IMG_0042.xmp", "<x:xmpmeta/>")
+	f.files[0].filename = "IMG_0042.HEIC"
+	res := requireUpload(t, srv, f, keyAlice, http.StatusCreated)
+
+	assets := listAssets(t, srv, keyAlice)
+	require.Len(t, assets, 3)
+	still, video := assets[0], assets[1]
+	assert.Equal(t, res.ID, still.ID)
+	assert.Equal(t, "IMG_0042.HEIC", still.OriginalFileName)
+	assert.Equal(t, model.AssetImage, still.Type)
+	assert.Equal(t, sha1Base64([]byte("a live photo's still")), still.Checksum)
+	assert.Equal(t, "2024-05-30T00:00:00Z", still.FileCreatedAt.Format("2006-01-02T15:04:05Z07:00"))
+	assert.Equal(t, still.FileCreatedAt, still.LocalDateTime)
+	assert.Equal(t, "0:00:02.500000", still.Duration)
+	assert.True(t, still.IsFavorite)
+	assert.False(t, still.IsArchived)
+	require.NotNil(t, still.ExifInfo)
+	require.NotNil(t, still.ExifInfo.FileSizeInByte)
+	assert.EqualValues(t, len("a live photo's still"), *still.ExifInfo.FileSizeInByte)
+	require.NotNil(t, still.LivePhotoVideoID)
+	assert.Equal(t, video.ID, *still.LivePhotoVideoID)
+	assert.Equal(t, model.AssetVideo, video.Type)
+	assert.Equal(t, "IMG_0042.MOV", video.OriginalFileName)
+
+	// Without a duration, an asset gets the reference's default.
+	requireUpload(t, srv, validForm("plain"), keyAlice, http.StatusCreated)
+	assert.Equal(t, model.DefaultDuration, listAssets(t, srv, keyAlice)[0].Duration)
+}
+
+// TestConcurrentIdenticalUploads: 50 uploads of the same bytes at once make
+// one asset; every other answer is a duplicate with its id.
+func TestConcurrentIdenticalUploads(t *testing.T) {
+	srv := newTestServer(t)
+	const n = 50
+	body, ct := validForm("the same bytes, fifty times").encode(t)
+	var wg sync.WaitGroup
+	results := make([]reply, n)
+	start := make(chan struct{})
+	for i := range n {
+		wg.Go(func() {
+			<-start
+			r := newRequest(t, http.MethodPost, srv.URL+"/api/asset/upload", bytes.NewReader(body), "Content-Type", ct, "x-api-key", keyAlice)
+			results[i] = do(t, r)
+		})
+	}
+	close(start)
+	wg.Wait()
+	ids := map[string]int{}
+	statuses := map[int]int{}
+	for _, rep := range results {
+		var res model.UploadResult
+		rep.json(t, &res)
+		statuses[rep.status]++
+		ids[res.ID]++
+		assert.Equal(t, rep.status == http.StatusOK, res.Duplicate)
+	}
+	assert.Equal(t, map[int]int{http.StatusCreated: 1, http.StatusOK: n - 1}, statuses)
+	assert.Len(t, ids, 1, "every answer names the one asset")
+	assertAssetCount(t, srv, keyAlice, 2)
+}
