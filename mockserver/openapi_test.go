@@ -1,0 +1,129 @@
+package mockserver
+
+import (
+	"errors"
+	"net/http"
+	"os"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/mediaspec/mediaspec/spec"
+)
+
+// upstreamDocument is the reference server's OpenAPI document, beside the
+// repository in CI; a clone elsewhere does not have it.
+const upstreamDocument = "../../shared/reference/upstream-openapi.json"
+
+// validators are the documents every response of the mock must satisfy:
+// ours, and the reference's where ../shared is there.
+type validators struct {
+	ours, upstream *spec.Validator
+}
+
+func loadValidators(t *testing.T) validators {
+	t.Helper()
+	ours, err := spec.Load(t.Context())
+	require.NoError(t, err)
+	v := validators{ours: ours}
+	if _, err := os.Stat(upstreamDocument); err != nil {
+		t.Logf("../shared is absent (%v): responses are checked against spec/openapi.yaml only", err)
+		return v
+	}
+	v.upstream, err = spec.LoadFile(t.Context(), upstreamDocument)
+	require.NoError(t, err)
+	return v
+}
+
+// check validates a response against both documents. The reference's
+// document lists only the success statuses (201 for an upload, 200 for the
+// listing) and no error bodies: a 200 duplicate is checked against its 201
+// schema, and errors against ours alone.
+func (v validators) check(t *testing.T, r *http.Request, rep reply) {
+	t.Helper()
+	resp := spec.Response{Status: rep.status, Header: rep.header, Body: rep.body}
+	requireValid(t, "spec/openapi.yaml", v.ours.ValidateResponse(t.Context(), r, resp), r, rep)
+	if v.upstream == nil || rep.status >= 400 {
+		return
+	}
+	if r.URL.Path == "/api/asset/upload" && resp.Status == http.StatusOK {
+		resp.Status = http.StatusCreated
+	}
+	requireValid(t, "the upstream document", v.upstream.ValidateResponse(t.Context(), r, resp), r, rep)
+}
+
+func requireValid(t *testing.T, doc string, err error, r *http.Request, rep reply) {
+	t.Helper()
+	var vs *spec.Violations
+	if errors.As(err, &vs) {
+		t.Fatalf("%s %s → %d does not satisfy %s:\n%v", r.Method, r.URL.Path, rep.status, doc, vs)
+	}
+	require.NoError(t, err, "%s %s → %d against %s", r.Method, r.URL.Path, rep.status, doc)
+}
+
+// TestEveryResponseValidates sends one request for every kind of answer the
+// mock gives on the two operations and checks each against both documents.
+func TestEveryResponseValidates(t *testing.T) {
+	v := loadValidators(t)
+	srv := newTestServer(t, func(c *Config) { c.MaxUploadBytes = 1 << 20 })
+	upload := func(f form, key string, hdr ...string) func(t *testing.T) *http.Request {
+		return func(t *testing.T) *http.Request {
+			r := uploadRequest(t, srv, f, key)
+			for i := 0; i+1 < len(hdr); i += 2 {
+				r.Header.Set(hdr[i], hdr[i+1])
+			}
+			return r
+		}
+	}
+	list := func(hdr ...string) func(t *testing.T) *http.Request {
+		return func(t *testing.T) *http.Request {
+			return newRequest(t, http.MethodGet, srv.URL+"/api/shared-links", nil, hdr...)
+		}
+	}
+	tests := []struct {
+		name   string
+		req    func(t *testing.T) *http.Request
+		status int
+	}{
+		{"201 new asset", upload(validForm("validated"), keyAlice), 201},
+		{"200 duplicate content", upload(validForm("validated"), keyAlice), 200},
+		{"200 duplicate checksum header", upload(validForm("other"), keyAlice, DefaultChecksumHeader, sha1Base64([]byte("validated"))), 200},
+		{"201 live photo", upload(validForm("still").withFile("livePhotoData", "a.mov", "motion"), keyAlice), 201},
+		{"400 one message", upload(validForm("x").onlyFields(), keyAlice), 400},
+		{"400 a list of messages", upload(validForm("x").onlyFiles(), keyAlice), 400},
+		{"400 bad date", upload(validForm("x").with("fileCreatedAt", "nope"), keyAlice), 400},
+		{"400 quota", upload(validForm(string(make([]byte, 4096))), keyCarol), 400},
+		{"401 no credentials", upload(validForm("x"), ""), 401},
+		{"401 link without upload", func(t *testing.T) *http.Request {
+			r := upload(validForm("x"), "")(t)
+			r.URL.RawQuery = "key=" + linkView
+			return r
+		}, 401},
+		{"413 too large", upload(validForm(string(make([]byte, 2<<20))), keyAlice), 413},
+		{"500 asked for", upload(validForm("x"), keyAlice, "x-mock-status", "500"), 500},
+		{"200 listing", list("x-api-key", keyAlice), 200},
+		{"200 empty listing", list("x-api-key", keyCarol), 200},
+		{"401 listing", list(), 401},
+		{"403 listing", func(t *testing.T) *http.Request {
+			return newRequest(t, http.MethodGet, srv.URL+"/api/shared-links?key="+linkUpload, nil)
+		}, 403},
+		{"503 asked for", list("x-mock-status", "503"), 503},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := tt.req(t)
+			rep := do(t, r)
+			require.Equal(t, tt.status, rep.status, "body: %s", rep.body)
+			v.check(t, r, rep)
+		})
+	}
+
+	t.Run("the control API's link is a listing element", func(t *testing.T) {
+		rep := controlJSON(t, srv, http.MethodPost, "/__mock/shared-links", keyAlice, map[string]any{
+			"type": "ALBUM", "albumName": "Validated", "assetIds": []string{aliceAssetID}, "password": "pw", "expiresAt": "2030-01-01T00:00:00Z",
+		})
+		require.Equal(t, http.StatusCreated, rep.status, "body: %s", rep.body)
+		asListing := reply{status: http.StatusOK, header: rep.header, body: append(append([]byte("["), rep.body...), ']')}
+		v.check(t, newRequest(t, http.MethodGet, srv.URL+"/api/shared-links", nil), asListing)
+	})
+}
