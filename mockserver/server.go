@@ -10,6 +10,7 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"sync"
 	"time"
 
 	"github.com/mediaspec/mediaspec/mockserver/model"
@@ -43,6 +44,8 @@ type server struct {
 	store *store
 	log   *slog.Logger
 	mux   *http.ServeMux
+
+	uploadBuffers sync.Pool
 }
 
 // New builds a mock server holding cfg.Dataset's state.
@@ -62,6 +65,7 @@ func New(cfg Config) (http.Handler, error) {
 		return nil, fmt.Errorf("mockserver: dataset: %w", err)
 	}
 	s := &server{cfg: cfg, store: st, log: cfg.Logger, mux: http.NewServeMux()}
+	s.uploadBuffers.New = newUploadBuffers
 	s.routes()
 	return s.middleware(s.route()), nil
 }

@@ -54,7 +54,9 @@ func (s *server) handleUpload() http.Handler {
 			}
 			r.Body = http.MaxBytesReader(w, r.Body, max)
 		}
-		up, err := readUpload(r)
+		bufs := s.uploadBuffers.Get().(*uploadBuffers)
+		defer s.uploadBuffers.Put(bufs)
+		up, err := readUpload(r, bufs)
 		if err != nil {
 			var mbe *http.MaxBytesError
 			if errors.As(err, &mbe) {
@@ -104,16 +106,26 @@ type upload struct {
 	isVisible                         bool
 }
 
+// uploadBuffers are the buffers one upload reads with, reused across uploads.
+type uploadBuffers struct {
+	copy []byte // moves file bytes to the hash
+	head []byte // keeps the head of assetData, for its EXIF
+}
+
+func newUploadBuffers() any {
+	return &uploadBuffers{copy: make([]byte, 64<<10), head: make([]byte, 0, exifHeadBytes)}
+}
+
 // readUpload streams the multipart body, hashing each file as it passes;
 // memory stays bounded by the limits whatever the size of the files. It
-// returns the upload with its fields validated, or the error to answer.
-func readUpload(r *http.Request) (*upload, error) {
+// returns the upload with its fields validated, or the error to answer. The
+// upload's assetData head lives in bufs until they are reused.
+func readUpload(r *http.Request, bufs *uploadBuffers) (*upload, error) {
 	mr, err := multipartReader(r.Header.Get("Content-Type"), r.Body)
 	if err != nil {
 		return nil, err
 	}
 	up := &upload{fields: map[string]string{}}
-	buf := make([]byte, 64<<10)
 	for n := 0; ; n++ {
 		part, err := mr.NextPart()
 		if err == io.EOF {
@@ -129,7 +141,7 @@ func readUpload(r *http.Request) (*upload, error) {
 			err = up.readField(part)
 		} else {
 			up.files++
-			err = up.readFile(part, buf)
+			err = up.readFile(part, bufs)
 		}
 		part.Close()
 		if err != nil {
@@ -182,12 +194,14 @@ func (up *upload) readField(part *multipart.Part) error {
 
 // readFile hashes a file part, checking first that its name and type are
 // ones the upload takes.
-func (up *upload) readFile(part *multipart.Part, buf []byte) error {
+func (up *upload) readFile(part *multipart.Part, bufs *uploadBuffers) error {
 	var slot **filePart
 	var allowed func(ext string) bool
+	var head []byte // only the asset's head is kept: only its EXIF is read
 	switch part.FormName() {
 	case "assetData":
 		slot, allowed = &up.asset, func(ext string) bool { return assetTypeOf(ext) != "" }
+		head = bufs.head[:0]
 	case "livePhotoData":
 		slot, allowed = &up.live, func(ext string) bool { return assetTypeOf(ext) == model.AssetVideo }
 	case "sidecarData":
@@ -202,25 +216,23 @@ func (up *upload) readFile(part *multipart.Part, buf []byte) error {
 		return errorf(http.StatusBadRequest, "Unsupported file type %s", filename)
 	}
 	h := sha1.New()
-	head := &headWriter{max: exifHeadBytes}
-	n, err := io.CopyBuffer(io.MultiWriter(h, head), part, buf)
+	hw := &headWriter{b: head}
+	n, err := io.CopyBuffer(io.MultiWriter(h, hw), part, bufs.copy)
 	if err != nil {
 		return malformed(err)
 	}
-	f := &filePart{filename: filename, size: n, head: head.b}
+	f := &filePart{filename: filename, size: n, head: hw.b}
 	h.Sum(f.sum[:0])
 	*slot = f
 	return nil
 }
 
-// headWriter keeps the first max bytes written to it and drops the rest.
-type headWriter struct {
-	b   []byte
-	max int
-}
+// headWriter keeps as many of the first bytes written to it as b has room
+// for, and drops the rest.
+type headWriter struct{ b []byte }
 
 func (w *headWriter) Write(p []byte) (int, error) {
-	if room := w.max - len(w.b); room > 0 {
+	if room := cap(w.b) - len(w.b); room > 0 {
 		w.b = append(w.b, p[:min(room, len(p))]...)
 	}
 	return len(p), nil

@@ -1,0 +1,42 @@
+package mockserver
+
+import (
+	"bytes"
+	"encoding/binary"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// BenchmarkUpload measures the upload path in process (no network): every
+// iteration is a new file, so each one is hashed and stored.
+func BenchmarkUpload(b *testing.B) {
+	for _, size := range []int{100 << 10, 10 << 20} {
+		b.Run(fmt.Sprintf("%dKiB", size>>10), func(b *testing.B) {
+			h, err := New(Config{Dataset: testDataset})
+			require.NoError(b, err)
+			content := make([]byte, size)
+			body, ct := validForm(string(content)).encode(&testing.T{})
+			// The file's first bytes sit right after its part header; a
+			// counter there makes every upload new content.
+			at := bytes.Index(body, content[:64])
+			require.Positive(b, at)
+			b.SetBytes(int64(size))
+			b.ReportAllocs()
+			for i := 0; b.Loop(); i++ {
+				binary.LittleEndian.PutUint64(body[at:], uint64(i)+1)
+				r := httptest.NewRequestWithContext(b.Context(), http.MethodPost, "/api/asset/upload", bytes.NewReader(body))
+				r.Header.Set("Content-Type", ct)
+				r.Header.Set("x-api-key", keyAlice)
+				w := httptest.NewRecorder()
+				h.ServeHTTP(w, r)
+				if w.Code != http.StatusCreated {
+					b.Fatalf("status %d: %s", w.Code, w.Body)
+				}
+			}
+		})
+	}
+}
