@@ -30,6 +30,9 @@ type Config struct {
 	MaxUploadBytes int64
 	// Latency delays every API response.
 	Latency time.Duration
+	// BodyTimeout is how long an upload body may stall, and how long it may
+	// arrive slower than 1 KiB/s, before the mock answers 408 (default 30 s).
+	BodyTimeout time.Duration
 	// NoControl turns the control API (/__mock/) off.
 	NoControl bool
 	// Logger gets one line per request; nil logs nothing.
@@ -54,6 +57,9 @@ func New(cfg Config) (http.Handler, error) {
 		return nil, fmt.Errorf("mockserver: no dataset")
 	}
 	cfg.ChecksumHeader = cmp.Or(cfg.ChecksumHeader, DefaultChecksumHeader)
+	if cfg.BodyTimeout <= 0 {
+		cfg.BodyTimeout = defaultBodyTimeout
+	}
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}

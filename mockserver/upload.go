@@ -13,6 +13,8 @@ import (
 	"path"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/mediaspec/mediaspec/mockserver/model"
 )
@@ -47,6 +49,10 @@ func (s *server) handleUpload() http.Handler {
 				}
 			}
 		}
+		r.Body = struct {
+			io.Reader
+			io.Closer
+		}{newGuardedBody(w, r.Body, s.cfg.BodyTimeout), r.Body}
 		if max := s.cfg.MaxUploadBytes; max > 0 {
 			if r.ContentLength > max {
 				writeError(w, tooLarge(max))
@@ -174,6 +180,9 @@ func malformed(err error) error {
 	if errors.As(err, &mbe) {
 		return err
 	}
+	if errors.Is(err, errBodyTooSlow) {
+		return errorf(http.StatusRequestTimeout, "Upload cut off: %v", err)
+	}
 	if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
 		return errorf(http.StatusBadRequest, "Malformed multipart body: it ends before its closing boundary")
 	}
@@ -210,8 +219,10 @@ func (up *upload) readFile(part *multipart.Part, bufs *uploadBuffers) error {
 	if slot == nil || *slot != nil {
 		return errorf(http.StatusBadRequest, "Unexpected field")
 	}
-	// The raw filename, for the message: FileName() keeps only its base.
-	filename := part.FileName()
+	filename, err := rawFileName(part)
+	if err != nil {
+		return err
+	}
 	if !allowed(strings.ToLower(path.Ext(filename))) {
 		return errorf(http.StatusBadRequest, "Unsupported file type %s", filename)
 	}
@@ -225,6 +236,23 @@ func (up *upload) readFile(part *multipart.Part, bufs *uploadBuffers) error {
 	h.Sum(f.sum[:0])
 	*slot = f
 	return nil
+}
+
+// rawFileName is a file part's filename as the client sent it, which must be
+// a plain name: multipart.Part.FileName would quietly drop a path, and the
+// stored originalFileName is shown to every client of the link.
+func rawFileName(part *multipart.Part) (string, error) {
+	_, params, err := mime.ParseMediaType(part.Header.Get("Content-Disposition"))
+	if err != nil {
+		return "", errorf(http.StatusBadRequest, "Malformed multipart body: a part's Content-Disposition cannot be read")
+	}
+	name := params["filename"]
+	bad := !utf8.ValidString(name) || name == "." || name == ".." || strings.ContainsAny(name, `/\`) ||
+		strings.ContainsFunc(name, unicode.IsControl)
+	if bad {
+		return "", errorf(http.StatusBadRequest, "Invalid file name %q: a file name is a plain name without a path or control characters", name)
+	}
+	return name, nil
 }
 
 // headWriter keeps as many of the first bytes written to it as b has room
@@ -255,6 +283,8 @@ func (up *upload) validate() error {
 			problems = append(problems, name+" must be a string", name+" should not be empty")
 		case v == "":
 			problems = append(problems, name+" should not be empty")
+		case !utf8.ValidString(v):
+			problems = append(problems, name+" must be valid UTF-8")
 		}
 		return v
 	}

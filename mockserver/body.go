@@ -1,0 +1,50 @@
+package mockserver
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"time"
+)
+
+// minBodyRate is the slowest average rate, in bytes per second, at which an
+// upload body may arrive once it has taken longer than the body timeout.
+const minBodyRate = 1 << 10
+
+// defaultBodyTimeout is how long an upload body may stall.
+const defaultBodyTimeout = 30 * time.Second
+
+// guardedBody reads an upload body, cutting off a client that stalls for
+// longer than timeout or that drips bytes too slowly to ever finish: without
+// it, one slow client could hold a connection forever.
+type guardedBody struct {
+	r       io.Reader
+	rc      *http.ResponseController
+	timeout time.Duration
+	start   time.Time
+	n       int64
+}
+
+// errBodyTooSlow is the answer to a body cut off by guardedBody.
+var errBodyTooSlow = errors.New("upload body too slow")
+
+func newGuardedBody(w http.ResponseWriter, r io.Reader, timeout time.Duration) *guardedBody {
+	return &guardedBody{r: r, rc: http.NewResponseController(w), timeout: timeout, start: time.Now()}
+}
+
+func (g *guardedBody) Read(p []byte) (int, error) {
+	// Not every ResponseWriter can set deadlines (a recorder in a test); the
+	// rate check below still holds there.
+	_ = g.rc.SetReadDeadline(time.Now().Add(g.timeout))
+	n, err := g.r.Read(p)
+	g.n += int64(n)
+	if errors.Is(err, os.ErrDeadlineExceeded) {
+		return n, fmt.Errorf("%w: nothing arrived for %s", errBodyTooSlow, g.timeout)
+	}
+	if elapsed := time.Since(g.start); elapsed > g.timeout && float64(g.n) < minBodyRate*elapsed.Seconds() {
+		return n, fmt.Errorf("%w: %d bytes in %s, slower than %d bytes/s", errBodyTooSlow, g.n, elapsed.Round(time.Millisecond), minBodyRate)
+	}
+	return n, err
+}
