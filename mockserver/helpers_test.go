@@ -278,3 +278,10 @@ func listLinks(t *testing.T, srv *httptest.Server, key string) []model.SharedLin
 	rep.json(t, &links)
 	return links
 }
+
+func readAll(resp *http.Response) ([]byte, error) {
+	defer resp.Body.Close()
+	return io.ReadAll(resp.Body)
+}
+
+func jsonUnmarshal(b []byte, v any) error { return json.Unmarshal(b, v) }
