@@ -1,9 +1,19 @@
 package mockserver
 
-import "github.com/mediaspec/mediaspec/mockserver/model"
+import (
+	"github.com/mediaspec/mediaspec/mockserver/exif"
+	"github.com/mediaspec/mediaspec/mockserver/model"
+)
 
-// exifInfo is the exifInfo of an uploaded file: what its EXIF says, and
-// always its size. The bool says whether the file carried metadata.
+// exifInfo is the exifInfo of an uploaded file: what the EXIF in its head
+// says, and always its size. The bool says whether the file carried EXIF.
+// A file without EXIF, or with EXIF too broken to read, is no error: the
+// upload stands, with only the size known.
 func exifInfo(head []byte, size int64) (*model.Exif, bool) {
-	return &model.Exif{FileSizeInByte: &size}, false
+	e, err := exif.Read(head)
+	if err != nil || e == nil {
+		return &model.Exif{FileSizeInByte: &size}, false
+	}
+	e.FileSizeInByte = &size
+	return e, true
 }

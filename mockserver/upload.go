@@ -16,14 +16,14 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/mediaspec/mediaspec/mockserver/exif"
 	"github.com/mediaspec/mediaspec/mockserver/model"
 )
 
 // Limits on what one upload may carry, each answered with a clear 400.
 const (
-	maxParts      = 100       // parts in one multipart body
-	maxFieldBytes = 64 << 10  // bytes of one text field
-	exifHeadBytes = 256 << 10 // bytes of a file kept for reading its EXIF
+	maxParts      = 100      // parts in one multipart body
+	maxFieldBytes = 64 << 10 // bytes of one text field
 )
 
 // handleUpload is POST /api/asset/upload: authentication, then the checksum
@@ -119,7 +119,7 @@ type uploadBuffers struct {
 }
 
 func newUploadBuffers() any {
-	return &uploadBuffers{copy: make([]byte, 64<<10), head: make([]byte, 0, exifHeadBytes)}
+	return &uploadBuffers{copy: make([]byte, 64<<10), head: make([]byte, 0, exif.MaxHead)}
 }
 
 // readUpload streams the multipart body, hashing each file as it passes;

@@ -1,0 +1,347 @@
+package exif
+
+import (
+	"fmt"
+	"math"
+	"path"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/bep/imagemeta"
+
+	"github.com/mediaspec/mediaspec/mockserver/model"
+)
+
+// dateLayout is how EXIF writes a date-time, without zone.
+const dateLayout = "2006:01:02 15:04:05"
+
+// ifd names the IFDs whose tags Read uses.
+type ifd int
+
+const (
+	ifdOther ifd = iota
+	ifd0         // the main image
+	ifdExif      // its Exif sub-IFD
+	ifdGPS       // its GPS sub-IFD
+)
+
+// ifdOf returns the IFD of an imagemeta namespace ("IFD0", "IFD0/ExifIFDP",
+// "IFD0/GPSInfoIFD"...). Tag names alone are ambiguous: imagemeta names the
+// Interop IFD's tags 1 and 2 GPSLatitudeRef and GPSLatitude.
+func ifdOf(namespace string) ifd {
+	switch dir := path.Base(namespace); {
+	case namespace == "IFD0":
+		return ifd0
+	case strings.HasPrefix(namespace, "IFD0/") && strings.HasPrefix(dir, "ExifIFD"):
+		return ifdExif
+	case strings.HasPrefix(namespace, "IFD0/") && dir == "GPSInfoIFD":
+		return ifdGPS
+	}
+	return ifdOther
+}
+
+// wanted tells imagemeta which tags to decode: those of IFD0, Exif and GPS
+// that Read reports.
+func wanted(ti imagemeta.TagInfo) bool {
+	switch ifdOf(ti.Namespace) {
+	case ifd0:
+		switch ti.Tag {
+		case "Make", "Model", "ImageDescription", "Orientation", "ModifyDate":
+			return true
+		}
+	case ifdExif:
+		switch ti.Tag {
+		case "LensModel", "ExifImageWidth", "ExifImageHeight", "ExposureTime", "FNumber",
+			"FocalLength", "ISO", "DateTimeOriginal", "CreateDate", "OffsetTimeOriginal", "OffsetTime":
+			return true
+		}
+	case ifdGPS:
+		switch ti.Tag {
+		case "GPSLatitudeRef", "GPSLatitude", "GPSLongitudeRef", "GPSLongitude":
+			return true
+		}
+	}
+	return false
+}
+
+// tags holds the values of the tags Read reports. A zero value means the tag
+// was absent or unusable.
+type tags struct {
+	make, model, lens, description string
+	exifWidth, exifHeight          int // ExifImageWidth/Height (PixelX/YDimension)
+	configWidth, configHeight      int // the image's own size, as imagemeta finds it
+	orientation                    int
+	dateTimeOriginal, createDate   string
+	modifyDate                     string
+	offsetOriginal, offset         string
+	exposure, fNumber, focalLength float64 // seconds, f-number, millimetres
+	iso                            int
+	latitudeRef, longitudeRef      string
+	latitude, longitude            float64
+	hasLatitude, hasLongitude      bool
+}
+
+// handle stores one decoded tag; wanted has already chosen it.
+func (t *tags) handle(ti imagemeta.TagInfo) error {
+	v := ti.Value
+	switch ti.Tag {
+	case "Make":
+		t.make = text(v)
+	case "Model":
+		t.model = text(v)
+	case "ImageDescription":
+		t.description = text(v)
+	case "Orientation":
+		t.orientation = integer(v)
+	case "ModifyDate":
+		t.modifyDate = text(v)
+	case "LensModel":
+		t.lens = text(v)
+	case "ExifImageWidth":
+		t.exifWidth = integer(v)
+	case "ExifImageHeight":
+		t.exifHeight = integer(v)
+	case "ExposureTime":
+		t.exposure = number(v)
+	case "FNumber":
+		t.fNumber = number(v)
+	case "FocalLength":
+		t.focalLength = number(v)
+	case "ISO":
+		t.iso = integer(v)
+	case "DateTimeOriginal":
+		t.dateTimeOriginal = text(v)
+	case "CreateDate":
+		t.createDate = text(v)
+	case "OffsetTimeOriginal":
+		t.offsetOriginal = text(v)
+	case "OffsetTime":
+		t.offset = text(v)
+	case "GPSLatitudeRef":
+		t.latitudeRef = text(v)
+	case "GPSLongitudeRef":
+		t.longitudeRef = text(v)
+	case "GPSLatitude":
+		t.latitude, t.hasLatitude = coordinate(v)
+	case "GPSLongitude":
+		t.longitude, t.hasLongitude = coordinate(v)
+	}
+	return nil
+}
+
+// exif returns the API fields of t, or nil when t has none. The image size
+// alone is not EXIF: it counts only beside other fields.
+func (t *tags) exif() *model.Exif {
+	var x model.Exif
+	set := false
+	str := func(s string) *string {
+		if s == "" {
+			return nil
+		}
+		set = true
+		return &s
+	}
+	positive := func(f float64) *float64 {
+		if !(f > 0) || math.IsInf(f, 0) {
+			return nil
+		}
+		set = true
+		return &f
+	}
+	x.Make = str(t.make)
+	x.Model = str(t.model)
+	x.LensModel = str(t.lens)
+	x.Description = str(t.description)
+	if t.orientation >= 1 && t.orientation <= 8 {
+		x.Orientation = str(strconv.Itoa(t.orientation))
+	}
+	x.ExposureTime = str(exposureTime(t.exposure))
+	x.FNumber = positive(t.fNumber)
+	x.FocalLength = positive(t.focalLength)
+	x.ISO = positive(float64(t.iso))
+
+	// A date-time without zone is taken in the zone of the file's other
+	// offset tag, as exiftool does, and else as UTC.
+	zoneOriginal, okOriginal := zone(t.offsetOriginal)
+	zoneModify, okModify := zone(t.offset)
+	if !okOriginal {
+		zoneOriginal, okOriginal = zoneModify, okModify
+	}
+	if !okModify {
+		zoneModify = zoneOriginal
+	}
+	if d, ok := date(t.dateTimeOriginal, zoneOriginal); ok {
+		x.DateTimeOriginal, set = d.Ptr(), true
+	} else if d, ok := date(t.createDate, zoneOriginal); ok {
+		x.DateTimeOriginal, set = d.Ptr(), true
+	}
+	if d, ok := date(t.modifyDate, zoneModify); ok {
+		x.ModifyDate, set = d.Ptr(), true
+	}
+	if okOriginal {
+		x.TimeZone = str(zoneName(zoneOriginal))
+	}
+	if lat, lon, ok := t.position(); ok {
+		x.Latitude, x.Longitude, set = &lat, &lon, true
+	}
+	if !set {
+		return nil
+	}
+
+	// ExifImageWidth/Height, else the image's own size, as the reference
+	// does (exiftool's ExifImageWidth, else ImageWidth).
+	width, height := t.exifWidth, t.exifHeight
+	if width <= 0 || height <= 0 {
+		width, height = t.configWidth, t.configHeight
+	}
+	if width > 0 && height > 0 {
+		w, h := float64(width), float64(height)
+		x.ExifImageWidth, x.ExifImageHeight = &w, &h
+	}
+	return &x
+}
+
+// position returns the signed decimal degrees of the GPS tags. Like the
+// reference, it takes 0,0 for "no position": devices write it without a fix.
+func (t *tags) position() (lat, lon float64, ok bool) {
+	if !t.hasLatitude || !t.hasLongitude {
+		return 0, 0, false
+	}
+	lat, lon = t.latitude, t.longitude
+	if strings.HasPrefix(t.latitudeRef, "S") {
+		lat = -lat
+	}
+	if strings.HasPrefix(t.longitudeRef, "W") {
+		lon = -lon
+	}
+	if lat < -90 || lat > 90 || lon < -180 || lon > 180 || (lat == 0 && lon == 0) {
+		return 0, 0, false
+	}
+	return lat, lon, true
+}
+
+// exposureTime prints an exposure time in seconds as exiftool does: "1/N"
+// below a quarter second, else seconds to one decimal without a trailing
+// ".0" ("0.5", "2").
+func exposureTime(secs float64) string {
+	switch {
+	case !(secs > 0) || math.IsInf(secs, 0):
+		return ""
+	case secs < 0.25001:
+		return fmt.Sprintf("1/%d", int(0.5+1/secs))
+	}
+	return strings.TrimSuffix(strconv.FormatFloat(secs, 'f', 1, 64), ".0")
+}
+
+// zone parses an EXIF offset tag, "+HH:MM" or "-HH:MM".
+func zone(s string) (*time.Location, bool) {
+	if len(s) < 6 || (s[0] != '+' && s[0] != '-') || s[3] != ':' {
+		return time.UTC, false
+	}
+	h, errH := strconv.ParseUint(s[1:3], 10, 8)
+	m, errM := strconv.ParseUint(s[4:6], 10, 8)
+	if errH != nil || errM != nil || h > 14 || m > 59 {
+		return time.UTC, false
+	}
+	offset := int(h*3600 + m*60)
+	if s[0] == '-' {
+		offset = -offset
+	}
+	return time.FixedZone("", offset), true
+}
+
+// zoneName names a zone as the reference does for an offset: "UTC",
+// "UTC+1", "UTC-3", "UTC+5:30".
+func zoneName(loc *time.Location) string {
+	_, offset := time.Date(2000, 1, 1, 0, 0, 0, 0, loc).Zone()
+	if offset == 0 {
+		return "UTC"
+	}
+	sign := '+'
+	if offset < 0 {
+		sign, offset = '-', -offset
+	}
+	h, m := offset/3600, offset%3600/60
+	if m == 0 {
+		return fmt.Sprintf("UTC%c%d", sign, h)
+	}
+	return fmt.Sprintf("UTC%c%d:%02d", sign, h, m)
+}
+
+// date parses an EXIF date-time in loc.
+func date(s string, loc *time.Location) (model.Time, bool) {
+	if len(s) < len(dateLayout) {
+		return model.Time{}, false
+	}
+	d, err := time.ParseInLocation(dateLayout, s[:len(dateLayout)], loc)
+	if err != nil || d.Year() < 1800 {
+		return model.Time{}, false
+	}
+	return model.At(d), true
+}
+
+// text returns a string tag's value, trimmed, or "".
+func text(v any) string {
+	s, ok := v.(string)
+	if !ok {
+		return ""
+	}
+	if i := strings.IndexByte(s, 0); i >= 0 {
+		s = s[:i]
+	}
+	return strings.TrimSpace(strings.ToValidUTF8(s, "\uFFFD"))
+}
+
+// integer returns the (first) value of an integer tag, or 0.
+func integer(v any) int {
+	switch n := v.(type) {
+	case uint8:
+		return int(n)
+	case uint16:
+		return int(n)
+	case uint32:
+		return int(min(n, math.MaxInt32))
+	case int:
+		return n
+	case []any:
+		if len(n) > 0 {
+			return integer(n[0])
+		}
+	}
+	return 0
+}
+
+// number returns the (first) value of a rational tag, or 0 when it is not a
+// finite number (imagemeta gives "undef" for a zero denominator).
+func number(v any) float64 {
+	var f float64
+	switch n := v.(type) {
+	case imagemeta.Rat[uint32]:
+		f = n.Float64()
+	case imagemeta.Rat[int32]:
+		f = n.Float64()
+	case float64:
+		f = n
+	case uint16, uint32:
+		f = float64(integer(n))
+	case []any:
+		if len(n) > 0 {
+			return number(n[0])
+		}
+	}
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		return 0
+	}
+	return f
+}
+
+// coordinate returns a GPS latitude or longitude, which imagemeta gives in
+// unsigned decimal degrees.
+func coordinate(v any) (float64, bool) {
+	f, ok := v.(float64)
+	if !ok || math.IsNaN(f) || math.IsInf(f, 0) || f < 0 {
+		return 0, false
+	}
+	return f, true
+}
