@@ -1,0 +1,404 @@
+package fake
+
+import (
+	"slices"
+	"strconv"
+	"time"
+)
+
+// eventKind is what happened when a set of photos was taken.
+type eventKind int
+
+const (
+	evTrip eventKind = iota
+	evWeekend
+	evDayOut
+	evEveryday
+	evBirthday
+	evHoliday
+	evNewYear
+	evEaster
+	evHalloween
+	evSchool
+	evWedding
+	evPet
+	evGarden
+)
+
+// event is an occasion the owner took photos at: a trip, a birthday, a
+// month at home. Its photos become an album, or are shared one by one.
+type event struct {
+	kind       eventKind
+	place      int
+	start, end time.Time // UTC
+	scenes     []int     // scene indices, repeated for weight
+	people     []int     // human indices who were there
+	size       int       // photos to take
+	subject    int       // the human whose birthday or first school day it is
+	partner    string    // the other half of a wedding couple
+	useCamera  bool
+	useExtras  bool
+	assets     []int // visible primary assets, chronological (Dataset.Assets indices)
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }
+
+// southern reports whether a latitude has its summer in December.
+func southern(lat float64) bool { return lat < 0 }
+
+// season names the season of month as people at latitude lat call it.
+func season(month time.Month, lat float64) string {
+	m := int(month)
+	if southern(lat) {
+		m = (m+5)%12 + 1
+	}
+	switch m {
+	case 12, 1, 2:
+		return "Winter"
+	case 3, 4, 5:
+		return "Spring"
+	case 6, 7, 8:
+		return "Summer"
+	default:
+		return "Autumn"
+	}
+}
+
+// winter reports whether month is snow season at latitude lat.
+func winter(month time.Month, lat float64) bool {
+	m := int(month)
+	if southern(lat) {
+		return m >= 6 && m <= 9
+	}
+	return m == 12 || m <= 3
+}
+
+// household returns the humans who live with the owner.
+func (g *gen) household(ow *owner) []int {
+	var out []int
+	me := g.humans[ow.self].household
+	for i := range g.humans {
+		if g.humans[i].household == me {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// relatives returns the humans the owner's family celebrates with.
+func (g *gen) relatives(ow *owner) []int {
+	out := g.household(ow)
+	if g.humans[ow.self].household > 2 {
+		return out
+	}
+	for i := range g.humans {
+		if h := g.humans[i].household; h == 1 || h == 2 || h == 0 {
+			if !slices.Contains(out, i) {
+				out = append(out, i)
+			}
+		}
+	}
+	return out
+}
+
+// friendsOf returns the members of one household of friends.
+func (g *gen) friendsOf(ow *owner) []int {
+	var households []int
+	for i := range g.humans {
+		h := g.humans[i].household
+		if h > 2 && h != g.humans[ow.self].household && !slices.Contains(households, h) {
+			households = append(households, h)
+		}
+	}
+	if len(households) == 0 {
+		return nil
+	}
+	hh := pick(g, households)
+	var out []int
+	for i := range g.humans {
+		if g.humans[i].household == hh {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// day returns midnight of a local calendar date as a UTC instant.
+func (g *gen) day(year int, month time.Month, d int, place int) time.Time {
+	return time.Date(year, month, d, 0, 0, 0, 0, g.zone(gazetteer[place].zone)).UTC()
+}
+
+// inWindow reports whether an event fits the library's time span.
+func (g *gen) inWindow(start, end time.Time) bool {
+	return !start.Before(g.libraryStart) && end.Before(g.eventEnd)
+}
+
+// planEvents returns n events of the owner's life, oldest first: yearly
+// occasions, trips, days out and months at home. scale shrinks how many
+// photos each has.
+func (g *gen) planEvents(ow *owner, n int, scale float64) []*event {
+	if n <= 0 {
+		return nil
+	}
+	calendar := g.calendarEvents(ow)
+	g.f.ShuffleAnySlice(calendar)
+	nCal := min(len(calendar), (n*2+4)/5)
+	events := calendar[:nCal]
+	rest := n - nCal
+	trips := (rest*13 + 10) / 20
+	for i := range rest {
+		if i < trips {
+			events = append(events, g.trip(ow))
+		} else if g.chance(0.5) {
+			events = append(events, g.dayOut(ow))
+		} else {
+			events = append(events, g.everyday(ow))
+		}
+	}
+	for _, e := range events {
+		e.size = max(3, int(float64(e.size)*scale+0.5))
+	}
+	slices.SortStableFunc(events, func(a, b *event) int { return a.start.Compare(b.start) })
+	return events
+}
+
+// calendarEvents lists the yearly occasions of the owner's library.
+func (g *gen) calendarEvents(ow *owner) []*event {
+	var out []*event
+	me := &g.humans[ow.self]
+	c := ow.cult
+	home := ow.home
+	lat := gazetteer[home].lat
+	relatives := g.relatives(ow)
+	household := g.household(ow)
+	var kids []int
+	for _, h := range household {
+		if g.humans[h].rel == relChild || g.humans[h].rel == relFriendFamily && g.humans[h].birth.Year() > me.birth.Year()+15 {
+			kids = append(kids, h)
+		}
+	}
+	add := func(e *event) {
+		if g.inWindow(e.start, e.end) {
+			out = append(out, e)
+		}
+	}
+	oneDay := func(kind eventKind, place int, start time.Time, sc []int, people []int, size int) *event {
+		return &event{kind: kind, place: place, start: start, end: start.Add(24 * time.Hour), scenes: sc, people: people, size: size}
+	}
+	parentsHome := home
+	for i := range g.humans {
+		if g.humans[i].rel == relParent && me.household == 0 {
+			parentsHome = g.humans[i].home
+		}
+	}
+
+	for year := g.libraryStart.Year(); year <= g.anchor.Year(); year++ {
+		hol := c.holiday
+		place := home
+		if parentsHome != home && g.chance(0.5) {
+			place = parentsHome
+		}
+		start := g.day(year, time.Month(hol.month), g.between(hol.dayMin, hol.dayMax), place)
+		e := &event{kind: evHoliday, place: place, start: start, end: start.Add(time.Duration(g.between(1, 3)) * 24 * time.Hour),
+			scenes: []int{sceneFestive, sceneFestive, sceneFestive, sceneFood, sceneHome}, people: relatives, size: g.between(4, 12)}
+		add(e)
+		if g.chance(0.5) {
+			add(oneDay(evNewYear, home, g.day(year, 12, 31, home), []int{sceneParty, sceneParty, sceneFood}, household, g.between(3, 8)))
+		}
+		if c.easter && g.chance(0.4) {
+			add(oneDay(evEaster, home, g.day(year, 4, g.between(1, 20), home), []int{sceneGarden, sceneFood, sceneHome}, relatives, g.between(3, 10)))
+		}
+		if c.halloween && len(kids) > 0 && g.chance(0.6) {
+			add(oneDay(evHalloween, home, g.day(year, 10, 31, home), []int{sceneParty, sceneHome, sceneCity}, household, g.between(3, 10)))
+		}
+		if g.chance(0.3) {
+			month := time.Month(g.between(5, 7))
+			if southern(lat) {
+				month = time.Month((int(month)+5)%12 + 1)
+			}
+			start := g.day(year, month, g.between(1, 28), home)
+			add(&event{kind: evGarden, place: home, start: start, end: start.Add(time.Duration(g.between(3, 20)) * 24 * time.Hour),
+				scenes: []int{sceneGarden, sceneGarden, scenePet, sceneFood}, people: household, size: g.between(3, 10)})
+		}
+		for h := range g.humans {
+			hu := &g.humans[h]
+			if ow.persons[h] < 0 || hu.birth.Year() >= year {
+				continue
+			}
+			isKid := slices.Contains(kids, h)
+			if !isKid && !(h == ow.self || g.humans[h].household == me.household) && !g.chance(0.15) {
+				continue
+			}
+			if !isKid && !g.chance(0.4) {
+				continue
+			}
+			age := year - hu.birth.Year()
+			start := g.day(year, hu.birth.Month(), hu.birth.Day(), home)
+			people := append(slices.Clone(relatives), h)
+			e := oneDay(evBirthday, home, start, []int{sceneParty, sceneParty, sceneParty, sceneFood, sceneHome}, people, g.between(4, 12))
+			e.subject = h
+			add(e)
+			if isKid && age >= 5 && age <= 11 && g.chance(0.3) {
+				month, d := time.September, g.between(1, 8)
+				if southern(lat) {
+					month = time.February
+				}
+				e := oneDay(evSchool, home, g.day(year, month, d, home), []int{scenePlayground, sceneCity, sceneHome}, household, g.between(3, 8))
+				e.subject = h
+				add(e)
+			}
+		}
+	}
+	if g.chance(0.5) {
+		ow.pet = pick(g, petNames[:])
+		ow.petIsCat = g.chance(0.35)
+		start := g.instant(g.libraryStart, g.eventEnd.AddDate(0, -1, 0))
+		add(&event{kind: evPet, place: home, start: start, end: start.Add(time.Duration(g.between(7, 28)) * 24 * time.Hour),
+			scenes: []int{scenePet, scenePet, scenePet, sceneHome, sceneGarden}, people: household, size: g.between(4, 12)})
+	}
+	for range 2 {
+		friends := g.friendsOf(ow)
+		if len(friends) == 0 || g.chance(0.4) {
+			continue
+		}
+		place := g.humans[friends[0]].home
+		start := g.instant(g.libraryStart, g.eventEnd.AddDate(0, 0, -2))
+		start = g.day(start.Year(), start.Month(), start.Day(), place)
+		e := &event{kind: evWedding, place: place, start: start, end: start.Add(24 * time.Hour),
+			scenes: []int{sceneWedding, sceneWedding, sceneWedding, sceneParty, sceneFood}, people: append(g.household(ow), friends...), size: g.between(8, 20)}
+		e.subject = friends[0]
+		bride := &g.humans[friends[0]]
+		for _, h := range friends[1:] { // the friend's partner, when they have one
+			if p := &g.humans[h]; p.birth.Year() < bride.birth.Year()+12 {
+				e.partner = p.first
+			}
+		}
+		for e.partner == "" || e.partner == bride.first || e.partner == me.first {
+			if bride.female {
+				e.partner = pick(g, bride.cult.male)
+			} else {
+				e.partner = pick(g, bride.cult.female)
+			}
+		}
+		add(e)
+	}
+	return out
+}
+
+// trip plans a journey: a weekend in a city nearby, or one to two weeks
+// somewhere the family wanted to go.
+func (g *gen) trip(ow *owner) *event {
+	home := &gazetteer[ow.home]
+	weekend := g.chance(0.35)
+	days := g.between(4, 14)
+	if weekend {
+		days = g.between(2, 3)
+	}
+	start := g.instant(g.libraryStart, g.eventEnd.Add(-time.Duration(days+1)*24*time.Hour))
+	if ow.near == nil {
+		ow.near = []int{}
+		for i := range gazetteer {
+			if gazetteer[i].cc == home.cc && i != ow.home {
+				ow.near = append(ow.near, i)
+			}
+		}
+		ow.far = make([]int, len(gazetteer))
+		for i := range gazetteer {
+			if i != ow.home {
+				ow.far[i] = gazetteer[i].weight * gazetteer[i].weight
+			}
+		}
+	}
+	near := ow.near
+	// The more places a country has, the more trips stay in it.
+	domestic := min(0.55, 0.12*float64(len(near)))
+	if weekend {
+		domestic = min(0.85, 2*domestic)
+	}
+	dest := -1
+	if len(near) > 0 && g.chance(domestic) {
+		dest = pick(g, near)
+	}
+	if dest < 0 {
+		dest = g.weighted(ow.far)
+	}
+	p := &gazetteer[dest]
+	loc := g.zone(p.zone)
+	local := start.In(loc)
+	if weekend {
+		// Leave on Friday evening or Saturday morning.
+		shift := (int(time.Saturday) - int(local.Weekday()) + 7) % 7
+		local = local.AddDate(0, 0, shift)
+	}
+	start = time.Date(local.Year(), local.Month(), local.Day(), 0, 0, 0, 0, loc).UTC()
+	end := start.Add(time.Duration(days) * 24 * time.Hour)
+	if !end.Before(g.eventEnd) {
+		start, end = start.AddDate(0, 0, -7-days), end.AddDate(0, 0, -7-days)
+	}
+	var sc []int
+	for _, f := range p.features {
+		switch f {
+		case 'c':
+			sc = append(sc, sceneCity, sceneCity, sceneFood, sceneMuseum)
+		case 'b':
+			sc = append(sc, sceneBeach, sceneBeach, sceneSunset, sceneFood)
+		case 'm':
+			sc = append(sc, sceneMountain, sceneMountain, sceneHike)
+		case 's':
+			if winter(local.Month(), p.lat) {
+				sc = append(sc, sceneSnow, sceneSnow, sceneSnow)
+			} else {
+				sc = append(sc, sceneMountain, sceneHike)
+			}
+		case 'n':
+			sc = append(sc, sceneHike, sceneLake)
+		case 'w':
+			sc = append(sc, sceneSafari, sceneSafari)
+		case 'l':
+			sc = append(sc, sceneLake, sceneLake)
+		}
+	}
+	sc = append(sc, sceneFood)
+	people := g.household(ow)
+	if g.chance(0.25) {
+		people = append(people, g.friendsOf(ow)...)
+	}
+	kind := evTrip
+	size := min(30, max(5, days*g.between(1, 3)))
+	if weekend {
+		kind, size = evWeekend, g.between(4, 12)
+	}
+	return &event{kind: kind, place: dest, start: start, end: end, scenes: sc, people: people, size: size,
+		useCamera: g.chance(0.7), useExtras: g.chance(0.6)}
+}
+
+// dayOut plans a day near home: a hike, the lake, the beach, the park.
+func (g *gen) dayOut(ow *owner) *event {
+	p := &gazetteer[ow.home]
+	sc := []int{sceneHike, sceneGarden, scenePlayground, sceneLake}
+	if slices.Contains([]byte(p.features), 'b') {
+		sc = append(sc, sceneBeach, sceneBeach, sceneSunset)
+	}
+	if slices.Contains([]byte(p.features), 'm') {
+		sc = append(sc, sceneMountain)
+	}
+	choice := pick(g, sc)
+	start := g.instant(g.libraryStart, g.eventEnd.Add(-48*time.Hour))
+	local := start.In(g.zone(p.zone))
+	start = g.day(local.Year(), local.Month(), local.Day(), ow.home)
+	return &event{kind: evDayOut, place: ow.home, start: start, end: start.Add(24 * time.Hour),
+		scenes: []int{choice, choice, choice, sceneFood}, people: g.household(ow), size: g.between(3, 10), useCamera: g.chance(0.3)}
+}
+
+// everyday plans a month of photos at home.
+func (g *gen) everyday(ow *owner) *event {
+	p := &gazetteer[ow.home]
+	start := g.instant(g.libraryStart, g.eventEnd.AddDate(0, -1, -1))
+	local := start.In(g.zone(p.zone))
+	start = g.day(local.Year(), local.Month(), 1, ow.home)
+	if start.Before(g.libraryStart) {
+		start = start.AddDate(0, 1, 0)
+	}
+	sc := []int{sceneHome, sceneHome, sceneFood, sceneGarden, sceneCity, scenePlayground}
+	return &event{kind: evEveryday, place: ow.home, start: start, end: start.AddDate(0, 1, -1), scenes: sc, people: g.household(ow), size: g.between(3, 12)}
+}

@@ -1,0 +1,391 @@
+package fake
+
+import (
+	"encoding/base64"
+	"slices"
+	"time"
+
+	"github.com/mediaspec/mediaspec/mockserver/model"
+)
+
+// makeLibrary fills one owner's library: people, devices, the events of
+// their life with their photos, albums, and the links they shared.
+func (g *gen) makeLibrary(ow *owner, links int) {
+	g.makePeople(ow)
+	g.makeDevices(ow)
+
+	// Which links share an album, and which album: a few albums get a
+	// second link (one with a password, say).
+	slots := make([]int, links) // album slot of each link, -1 for INDIVIDUAL
+	albumsLinked := 0
+	for i := range slots {
+		slots[i] = -1
+		if g.chance(0.72) {
+			if albumsLinked > 0 && g.chance(0.1) {
+				slots[i] = g.n(albumsLinked)
+			} else {
+				slots[i] = albumsLinked
+				albumsLinked++
+			}
+		}
+	}
+	if links >= 2 { // both kinds, always
+		if albumsLinked == 0 {
+			slots[0], albumsLinked = 0, 1
+		}
+		if !slices.Contains(slots, -1) {
+			last := slots[links-1]
+			slots[links-1] = -1
+			if !slices.Contains(slots, last) { // it was that album's only link
+				for i := range slots {
+					if slots[i] > last {
+						slots[i]--
+					}
+				}
+				albumsLinked--
+			}
+		}
+	}
+	individual := 0
+	for _, s := range slots {
+		if s < 0 {
+			individual++
+		}
+	}
+	unlinked := 2 + links/20
+	bestOf := min(unlinked/2, 4) // one a year, for the last few years
+	loose := individual/3 + 1
+	eventAlbums := albumsLinked + unlinked - bestOf
+
+	// A library with thousands of shared links is a load test rather than
+	// a family: smaller albums keep its listing quick to build and encode.
+	scale := min(1, max(0.4, 1000/float64(max(links, 1))))
+	events := g.planEvents(ow, eventAlbums+loose, scale)
+	ow.assetStart = len(g.ds.Assets)
+	shots := 0
+	for _, e := range events {
+		shots += e.size
+	}
+	// Live Photo videos, raw files, bursts and copies come on top.
+	g.ds.Assets = slices.Grow(g.ds.Assets, shots*17/10)
+	ow.paths = make(map[uint64]bool, shots*17/10)
+	for _, e := range events {
+		g.shoot(ow, e)
+	}
+	for _, r := range ow.phones {
+		g.nameFiles(ow, r)
+	}
+	if ow.camera != nil {
+		g.nameFiles(ow, ow.camera)
+	}
+	for _, r := range ow.extras {
+		g.nameFiles(ow, r)
+	}
+	g.nameFiles(ow, ow.whatsApp)
+
+	// The most album-worthy events become albums: trips and occasions
+	// first, then days out, then months at home.
+	order := make([]int, len(events))
+	for i := range order {
+		order[i] = i
+	}
+	g.f.ShuffleInts(order)
+	priority := func(e *event) int {
+		switch e.kind {
+		case evDayOut:
+			return 1
+		case evEveryday:
+			return 2
+		}
+		return 0
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return priority(events[a]) - priority(events[b]) })
+	albumStart := len(g.ds.Albums)
+	albumEvent := make(map[int]*event) // album index → its event, looked up only
+	isAlbum := make([]bool, len(events))
+	names := make(map[string]bool) // album names taken, looked up only
+	for _, ei := range order[:min(eventAlbums, len(order))] {
+		e := events[ei]
+		isAlbum[ei] = true
+		name := g.albumName(ow, e)
+		for try := 0; names[name] && try < 4; try++ { // people rarely reuse a name
+			name = g.albumName(ow, e)
+		}
+		names[name] = true
+		ai := g.album(ow, name, g.albumDescription(ow, e), g.curate(e.assets))
+		albumEvent[ai] = e
+	}
+	g.bestOfAlbums(ow, bestOf)
+	var looseEvents []*event
+	for i, e := range events {
+		if !isAlbum[i] {
+			looseEvents = append(looseEvents, e)
+		}
+	}
+
+	// Shared links. The albums are in a random order already; the first
+	// albumsLinked get links.
+	albums := len(g.ds.Albums) - albumStart
+	linkStart := len(g.ds.SharedLinks)
+	expiry := make([]int, links)
+	for i := range expiry {
+		expiry[i] = g.weighted([]int{35, 25, 40}) // never, expired, still valid
+	}
+	if links >= 3 { // every kind of expiry, always
+		perm := []int{0, 1, 2}
+		g.f.ShuffleInts(perm)
+		spots := g.spots(links, 3)
+		for k, at := range spots {
+			expiry[at] = perm[k]
+		}
+	}
+	for i, slot := range slots {
+		if slot >= 0 && slot < albums {
+			ai := albumStart + slot
+			g.albumLink(ow, ai, albumEvent[ai], expiry[i])
+		} else {
+			g.assetLink(ow, events, looseEvents, expiry[i])
+		}
+	}
+	links0 := g.ds.SharedLinks[linkStart:]
+	slices.SortStableFunc(links0, func(a, b model.SharedLinkRecord) int { return a.CreatedAt.Compare(b.CreatedAt.Time) })
+}
+
+// spots returns k distinct indices below n.
+func (g *gen) spots(n, k int) []int {
+	out := make([]int, 0, k)
+	for len(out) < k {
+		i := g.n(n)
+		if !slices.Contains(out, i) {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// curate picks the photos of an event that make it into its album: most.
+func (g *gen) curate(assets []int) []int {
+	out := make([]int, 0, len(assets))
+	for _, a := range assets {
+		if g.chance(0.9) {
+			out = append(out, a)
+		}
+	}
+	if len(out) == 0 {
+		out = append(out, assets[0])
+	}
+	return out
+}
+
+// bestOfAlbums makes up to n "Best of <year>" albums, one per year, newest
+// year first: the year's favourites and some other photos of it.
+func (g *gen) bestOfAlbums(ow *owner, n int) {
+	mine := g.ds.Assets[ow.assetStart:]
+	if n <= 0 || len(mine) == 0 {
+		return
+	}
+	first, last := mine[0].LocalDateTime.Year(), mine[0].LocalDateTime.Year()
+	for i := range mine {
+		first, last = min(first, mine[i].LocalDateTime.Year()), max(last, mine[i].LocalDateTime.Year())
+	}
+	years := last - first + 1
+	favs := make([][]int, years)
+	all := make([][]int, years)
+	for i := range mine {
+		a := &mine[i]
+		if !a.IsVisible || a.StackParentID != nil || a.DuplicateID != nil || a.IsTrashed {
+			continue
+		}
+		y := a.LocalDateTime.Year() - first
+		all[y] = append(all[y], ow.assetStart+i)
+		if a.IsFavorite {
+			favs[y] = append(favs[y], ow.assetStart+i)
+		}
+	}
+	for y := years - 1; y >= 0 && n > 0; y-- {
+		if len(all[y]) < 10 {
+			continue
+		}
+		n--
+		out := slices.Clone(favs[y][:min(len(favs[y]), 20)])
+		for range 30 {
+			if i := pick(g, all[y]); len(out) < 30 && !slices.Contains(out, i) {
+				out = append(out, i)
+			}
+		}
+		slices.SortFunc(out, func(a, b int) int {
+			return g.ds.Assets[a].FileCreatedAt.Compare(g.ds.Assets[b].FileCreatedAt.Time)
+		})
+		g.album(ow, g.bestOfName(first+y), "", out)
+	}
+}
+
+// album creates an album of the owner holding assets and returns its index.
+func (g *gen) album(ow *owner, name, description string, assets []int) int {
+	ids := make([]string, len(assets))
+	var uploaded time.Time
+	thumb := -1
+	for i, a := range assets {
+		r := &g.ds.Assets[a]
+		ids[i] = r.ID
+		if r.CreatedAt.After(uploaded) {
+			uploaded = r.CreatedAt.Time
+		}
+		if thumb < 0 && r.Type == model.AssetImage {
+			thumb = a // the first photo, as the server picks it
+		}
+	}
+	if thumb < 0 || g.chance(0.3) {
+		thumb = pick(g, assets) // or one the owner chose
+	}
+	created := g.after(uploaded, 10*time.Minute, 30*24*time.Hour, g.albumLimit)
+	updated := created.Add(g.span(time.Second, 5*time.Minute)).Truncate(time.Millisecond)
+	if g.chance(0.3) {
+		updated = g.after(created, 24*time.Hour, 200*24*time.Hour, g.linkLimit)
+	}
+	var users []model.AlbumUserRecord
+	if len(g.owners) > 1 && g.chance(0.5) {
+		for range g.between(1, min(3, len(g.owners)-1)) {
+			u := g.owners[g.n(len(g.owners))].rec.ID
+			if u == ow.rec.ID || slices.ContainsFunc(users, func(x model.AlbumUserRecord) bool { return x.UserID == u }) {
+				continue
+			}
+			role := model.RoleViewer
+			if g.chance(0.4) {
+				role = model.RoleEditor
+			}
+			users = append(users, model.AlbumUserRecord{UserID: u, Role: role})
+		}
+	}
+	if users == nil {
+		users = []model.AlbumUserRecord{}
+	}
+	var order *string
+	switch g.weighted([]int{70, 20, 10}) {
+	case 1:
+		order = ptr("desc")
+	case 2:
+		order = ptr("asc")
+	}
+	g.ds.Albums = append(g.ds.Albums, model.AlbumRecord{
+		ID:                    g.f.UUID(),
+		OwnerID:               ow.rec.ID,
+		AlbumName:             name,
+		Description:           description,
+		AlbumThumbnailAssetID: ptr(g.ds.Assets[thumb].ID),
+		AlbumUsers:            users,
+		AssetIDs:              ids,
+		CreatedAt:             model.At(created),
+		UpdatedAt:             model.At(updated),
+		IsActivityEnabled:     g.chance(0.85),
+		Order:                 order,
+	})
+	return len(g.ds.Albums) - 1
+}
+
+// Link expiry kinds.
+const (
+	expiresNever = iota
+	expiresPast
+	expiresFuture
+)
+
+// expiryPresets are the choices the web app offers.
+var expiryPresets = [...]time.Duration{24 * time.Hour, 7 * 24 * time.Hour, 30 * 24 * time.Hour, 90 * 24 * time.Hour, 365 * 24 * time.Hour}
+
+// linkDates returns when a link made after base was created and when it
+// expires, of the kind asked for when the dates allow it.
+func (g *gen) linkDates(base time.Time, kind int) (time.Time, *model.Time) {
+	switch kind {
+	case expiresFuture:
+		d := expiryPresets[g.between(1, len(expiryPresets)-1)]
+		// Still valid a day after the anchor, so on the anchor's day the
+		// link works whatever the hour.
+		lo := g.anchor.Add(-d + 24*time.Hour)
+		if base.Add(time.Second).After(lo) {
+			lo = base.Add(time.Second)
+		}
+		if lo.Before(g.linkLimit) {
+			created := g.instant(lo, g.linkLimit)
+			return created, ptr(model.At(created.Add(d)))
+		}
+	case expiresPast:
+		// A shorter expiry when the link is recent.
+		for i := g.n(len(expiryPresets) - 1); i >= 0; i-- {
+			d := expiryPresets[i]
+			if hi := g.anchor.Add(-d - time.Hour); hi.Sub(base) > 2*time.Second {
+				created := g.after(base, time.Minute, 120*24*time.Hour, hi)
+				return created, ptr(model.At(created.Add(d)))
+			}
+		}
+	}
+	return g.after(base, time.Minute, 120*24*time.Hour, g.linkLimit), nil
+}
+
+// albumLink shares an album.
+func (g *gen) albumLink(ow *owner, ai int, e *event, kind int) {
+	al := &g.ds.Albums[ai]
+	created, expires := g.linkDates(al.CreatedAt.Time, kind)
+	if e == nil { // a best-of album
+		e = &event{place: ow.home, start: al.CreatedAt.Time}
+	}
+	l := g.newLink(ow, model.LinkAlbum, created, expires)
+	l.AlbumID = ptr(al.ID)
+	l.AllowUpload = g.chance(0.15)
+	l.Password = g.password(ow, e)
+	l.Description = g.linkDescription(ow, linkText{
+		album: al.AlbumName, place: gazetteer[e.place].city, upload: l.AllowUpload, download: l.AllowDownload, count: len(al.AssetIDs),
+	})
+	g.ds.SharedLinks = append(g.ds.SharedLinks, l)
+}
+
+// assetLink shares a few photos of one event.
+func (g *gen) assetLink(ow *owner, events, loose []*event, kind int) {
+	var e *event
+	if len(loose) > 0 && g.chance(0.6) || len(events) == 0 {
+		e = pick(g, loose)
+	} else {
+		e = pick(g, events)
+	}
+	n := g.between(1, min(8, len(e.assets)))
+	chosen := make([]int, 0, n)
+	start := g.n(len(e.assets) - n + 1)
+	for i := start; len(chosen) < n; i++ {
+		chosen = append(chosen, e.assets[i])
+	}
+	ids := make([]string, len(chosen))
+	var uploaded time.Time
+	videos := true
+	for i, a := range chosen {
+		r := &g.ds.Assets[a]
+		ids[i] = r.ID
+		if r.CreatedAt.After(uploaded) {
+			uploaded = r.CreatedAt.Time
+		}
+		videos = videos && r.Type == model.AssetVideo
+	}
+	created, expires := g.linkDates(uploaded, kind)
+	l := g.newLink(ow, model.LinkIndividual, created, expires)
+	l.AssetIDs = ids
+	l.Password = g.password(ow, e)
+	l.Description = g.linkDescription(ow, linkText{
+		place: gazetteer[e.place].city, download: l.AllowDownload, videos: videos, count: len(ids),
+	})
+	g.ds.SharedLinks = append(g.ds.SharedLinks, l)
+}
+
+// newLink starts a link with what every link has.
+func (g *gen) newLink(ow *owner, kind string, created time.Time, expires *model.Time) model.SharedLinkRecord {
+	l := model.SharedLinkRecord{
+		ID:        g.f.UUID(),
+		Key:       base64.RawURLEncoding.EncodeToString(g.bytes(50)),
+		Type:      kind,
+		UserID:    ow.rec.ID,
+		CreatedAt: model.At(created),
+		ExpiresAt: expires,
+	}
+	l.ShowMetadata = g.chance(0.85)
+	// The web app turns downloads off with the metadata.
+	l.AllowDownload = l.ShowMetadata && g.chance(0.85)
+	return l
+}
