@@ -7,8 +7,12 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/mediaspec/mediaspec/mockserver/fake"
+	"github.com/mediaspec/mediaspec/mockserver/model"
 )
 
 // BenchmarkUpload measures the upload path in process (no network): every
@@ -37,6 +41,31 @@ func BenchmarkUpload(b *testing.B) {
 					b.Fatalf("status %d: %s", w.Code, w.Body)
 				}
 			}
+		})
+	}
+}
+
+// BenchmarkSharedLinks measures the listing of the default user's links,
+// from the generated library, in process.
+func BenchmarkSharedLinks(b *testing.B) {
+	for _, links := range []int{12, 100} {
+		b.Run(fmt.Sprintf("%dlinks", links), func(b *testing.B) {
+			d := fake.Generate(fake.Options{Seed: 1, Anchor: time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC), Links: links, APIKey: keyAlice})
+			h, err := New(Config{Dataset: func() model.Dataset { return d }})
+			require.NoError(b, err)
+			b.ReportAllocs()
+			var size int
+			for b.Loop() {
+				r := httptest.NewRequestWithContext(b.Context(), http.MethodGet, "/api/shared-links", nil)
+				r.Header.Set("x-api-key", keyAlice)
+				w := httptest.NewRecorder()
+				h.ServeHTTP(w, r)
+				if w.Code != http.StatusOK {
+					b.Fatalf("status %d: %s", w.Code, w.Body)
+				}
+				size = w.Body.Len()
+			}
+			b.SetBytes(int64(size))
 		})
 	}
 }

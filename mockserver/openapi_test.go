@@ -2,12 +2,16 @@ package mockserver
 
 import (
 	"errors"
+	"fmt"
 	"net/http"
 	"os"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/mediaspec/mediaspec/mockserver/fake"
+	"github.com/mediaspec/mediaspec/mockserver/model"
 	"github.com/mediaspec/mediaspec/spec"
 )
 
@@ -126,4 +130,25 @@ func TestEveryResponseValidates(t *testing.T) {
 		asListing := reply{status: http.StatusOK, header: rep.header, body: append(append([]byte("["), rep.body...), ']')}
 		v.check(t, newRequest(t, http.MethodGet, srv.URL+"/api/shared-links", nil), asListing)
 	})
+}
+
+// TestGeneratedListingsValidate serves the generated library of 20 seeds and
+// checks every user's listing, and the dataset's invariants, against both
+// documents.
+func TestGeneratedListingsValidate(t *testing.T) {
+	v := loadValidators(t)
+	anchor := time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)
+	for seed := int64(1); seed <= 20; seed++ {
+		t.Run(fmt.Sprint("seed ", seed), func(t *testing.T) {
+			d := fake.Generate(fake.Options{Seed: seed, Anchor: anchor, Links: 12, APIKey: "k"})
+			require.Empty(t, fake.Check(d))
+			srv := newTestServer(t, func(c *Config) { c.Dataset = func() model.Dataset { return d } })
+			for _, u := range d.Users {
+				r := newRequest(t, http.MethodGet, srv.URL+"/api/shared-links", nil, "x-api-key", u.APIKey)
+				rep := do(t, r)
+				require.Equal(t, http.StatusOK, rep.status)
+				v.check(t, r, rep)
+			}
+		})
+	}
 }

@@ -15,6 +15,11 @@ func (s *server) handleSharedLinks() http.Handler {
 			writeError(w, errorf(http.StatusForbidden, "Forbidden resource"))
 			return
 		}
-		writeJSON(w, http.StatusOK, s.store.sharedLinks(p.user.ID))
+		body, err := s.store.sharedLinksJSON(p.user.ID)
+		if err != nil {
+			writeError(w, err)
+			return
+		}
+		writeRawJSON(w, http.StatusOK, body)
 	})
 }

@@ -2,6 +2,7 @@ package mockserver
 
 import (
 	"encoding/base64"
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"slices"
@@ -20,6 +21,10 @@ type store struct {
 
 	mu    sync.RWMutex
 	state *state
+	// version counts the writes; an encoded listing made at one version is
+	// answered again until the next write.
+	version  uint64
+	listings map[string]encodedListing
 	// last is the newest time given to an object created at run time;
 	// the next one gets a later one, so createdAt strictly increases.
 	last time.Time
@@ -65,7 +70,20 @@ func newStore(d model.Dataset, now func() time.Time) (*store, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &store{now: now, state: st}, nil
+	return &store{now: now, state: st, listings: map[string]encodedListing{}}, nil
+}
+
+// encodedListing is a user's listing as JSON, at a version of the store.
+type encodedListing struct {
+	version uint64
+	body    []byte
+}
+
+// changed marks a write: every encoded listing is stale. The caller holds
+// the write lock.
+func (s *store) changed() {
+	s.version++
+	clear(s.listings)
 }
 
 // replace swaps the whole state for d's.
@@ -77,6 +95,7 @@ func (s *store) replace(d model.Dataset) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.state = st
+	s.changed()
 	return nil
 }
 
@@ -414,6 +433,7 @@ func (s *store) addUpload(a model.AssetRecord, live *model.AssetRecord) (model.U
 		return model.UploadResult{}, errorf(http.StatusBadRequest, "Quota has been exceeded!")
 	}
 	now := s.tick()
+	s.changed()
 	if live != nil {
 		if liveDup == nil {
 			live.CreatedAt, live.UpdatedAt = now, now
@@ -436,10 +456,35 @@ func mustChecksumKey(a model.AssetRecord) checksumKey {
 	return checksumKey{owner: a.OwnerID, sum: [20]byte(sum)}
 }
 
-// sharedLinks is a user's shared links, newest first, as the API shows them.
-func (s *store) sharedLinks(userID string) []model.SharedLink {
+// sharedLinksJSON is a user's listing, encoded. It is encoded once and
+// answered from memory until the next write: frontends poll it.
+func (s *store) sharedLinksJSON(userID string) ([]byte, error) {
 	s.mu.RLock()
-	defer s.mu.RUnlock()
+	cached, ok := s.listings[userID]
+	version := s.version
+	var links []model.SharedLink
+	if !ok || cached.version != version {
+		links = s.sharedLinksLocked(userID)
+	}
+	s.mu.RUnlock()
+	if ok && cached.version == version {
+		return cached.body, nil
+	}
+	body, err := json.Marshal(links)
+	if err != nil {
+		return nil, fmt.Errorf("encoding the listing: %w", err)
+	}
+	s.mu.Lock()
+	if s.version == version {
+		s.listings[userID] = encodedListing{version: version, body: body}
+	}
+	s.mu.Unlock()
+	return body, nil
+}
+
+// sharedLinksLocked is a user's shared links, newest first, as the API
+// shows them. The caller holds the lock.
+func (s *store) sharedLinksLocked(userID string) []model.SharedLink {
 	st := s.state
 	links := slices.Clone(st.linksByUser[userID])
 	slices.SortFunc(links, newestFirst)
@@ -478,6 +523,7 @@ func (s *store) addUser(u model.UserRecord) error {
 		}
 	}
 	u.CreatedAt = s.tick()
+	s.changed()
 	return s.state.addUser(u)
 }
 
@@ -503,6 +549,7 @@ func (s *store) addLink(userID string, req linkRequest) (model.SharedLink, error
 	if st.userByID[userID] == nil {
 		return model.SharedLink{}, errorf(http.StatusUnauthorized, "Invalid API key")
 	}
+	s.changed()
 	for _, id := range req.AssetIDs {
 		if a := st.assetBy[id]; a == nil || a.OwnerID != userID {
 			return model.SharedLink{}, errorf(http.StatusBadRequest, "Asset %s is not an asset of yours", id)
