@@ -1,0 +1,110 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func noEnv(string) string { return "" }
+
+func TestUsageErrors(t *testing.T) {
+	for _, args := range [][]string{
+		nil,
+		{"nope"},
+		{"serve", "--bogus"},
+		{"serve", "--log-format", "xml"},
+		{"serve", "--anchor", "last tuesday"},
+		{"serve", "extra"},
+		{"spec", "--yaml"},
+	} {
+		t.Run(strings.Join(args, " "), func(t *testing.T) {
+			err := run(t.Context(), args, noEnv, io.Discard, io.Discard)
+			assert.ErrorIs(t, err, errUsage)
+		})
+	}
+}
+
+func TestSpecCommand(t *testing.T) {
+	var out bytes.Buffer
+	require.NoError(t, run(t.Context(), []string{"spec"}, noEnv, &out, io.Discard))
+	assert.Contains(t, out.String(), "openapi: 3.0")
+	out.Reset()
+	require.NoError(t, run(t.Context(), []string{"spec", "--json"}, noEnv, &out, io.Discard))
+	var doc map[string]any
+	require.NoError(t, json.Unmarshal(out.Bytes(), &doc))
+	assert.Contains(t, doc, "paths")
+}
+
+func TestServeBusyPort(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	defer ln.Close()
+	start := time.Now()
+	err = run(t.Context(), []string{"serve", "--quiet", "--addr", ln.Addr().String()}, noEnv, io.Discard, io.Discard)
+	require.Error(t, err)
+	assert.NotErrorIs(t, err, errUsage)
+	assert.Contains(t, err.Error(), "cannot listen on "+ln.Addr().String())
+	assert.Less(t, time.Since(start), 5*time.Second, "fails at once")
+}
+
+func TestServeBadFixtures(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "broken.json")
+	require.NoError(t, os.WriteFile(path, []byte("{\n  \"users\": [,]\n}"), 0o600))
+	err := run(t.Context(), []string{"serve", "--quiet", "--addr", "127.0.0.1:0", "--fixtures", path}, noEnv, io.Discard, io.Discard)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "line 2, column 13")
+}
+
+// TestServe starts the server, reads the address it prints, uses it and
+// stops it as SIGINT would.
+func TestServe(t *testing.T) {
+	ctx, cancel := contextWithCancel(t)
+	pr, pw := io.Pipe()
+	errc := make(chan error, 1)
+	go func() {
+		errc <- run(ctx, []string{"serve", "--quiet", "--addr", "127.0.0.1:0", "--seed", "0", "--api-key", "k-123"}, noEnv, pw, io.Discard)
+		pw.Close()
+	}()
+	sc := bufio.NewScanner(pr)
+	var base string
+	var printed []string
+	for len(printed) < 3 && sc.Scan() {
+		line := sc.Text()
+		printed = append(printed, line)
+		if _, url, ok := strings.Cut(line, "listening on "); ok {
+			base = url
+		}
+	}
+	go func() { _, _ = io.Copy(io.Discard, pr) }()
+	require.NotEmpty(t, base, "printed: %q", printed)
+	assert.Contains(t, strings.Join(printed, "\n"), "API key: k-123")
+	assert.Regexp(t, `seed [1-9][0-9]*`, strings.Join(printed, "\n"), "--seed 0 prints the seed it picked")
+
+	req, err := http.NewRequestWithContext(t.Context(), http.MethodGet, base+"/shared-links", nil)
+	require.NoError(t, err)
+	req.Header.Set("x-api-key", "k-123")
+	resp, err := http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	resp.Body.Close()
+	assert.Equal(t, http.StatusOK, resp.StatusCode)
+
+	cancel()
+	select {
+	case err := <-errc:
+		assert.NoError(t, err, "a graceful shutdown is no error")
+	case <-time.After(15 * time.Second):
+		t.Fatal("serve did not stop")
+	}
+}

@@ -1,0 +1,171 @@
+package main
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/binary"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"time"
+
+	"github.com/mediaspec/mediaspec/mockserver"
+	"github.com/mediaspec/mediaspec/mockserver/fake"
+	"github.com/mediaspec/mediaspec/mockserver/model"
+)
+
+// Defaults of `mediaspec serve`, as the contract gives them.
+const (
+	defaultAddr   = "127.0.0.1:2283"
+	defaultAPIKey = "mediaspec-dev-key"
+	defaultLinks  = 12
+	defaultUsers  = 3
+	defaultSeed   = 1
+)
+
+// datasetFlags are the flags that say which dataset to start with; `serve`
+// and `fixtures` share them.
+type datasetFlags struct {
+	seed   int64
+	anchor string
+	apiKey string
+	links  int
+	users  int
+}
+
+func (f *datasetFlags) register(fs *flag.FlagSet) {
+	fs.Int64Var(&f.seed, "seed", defaultSeed, "seed of the generated dataset; 0 picks a random seed and prints it")
+	fs.StringVar(&f.anchor, "anchor", "", "generated dates lie before this date (YYYY-MM-DD or RFC 3339; default: today, 00:00 UTC)")
+	fs.StringVar(&f.apiKey, "api-key", defaultAPIKey, "the default user's API key")
+	fs.IntVar(&f.links, "links", defaultLinks, "shared links of the default user")
+	fs.IntVar(&f.users, "users", defaultUsers, "users besides the default one, each with links of their own")
+}
+
+// generate makes the dataset the flags describe; now gives "today".
+func (f *datasetFlags) generate(now time.Time) (model.Dataset, error) {
+	if f.links < 0 || f.users < 0 {
+		return model.Dataset{}, fmt.Errorf("%w: --links and --users cannot be negative", errUsage)
+	}
+	anchor := now.UTC().Truncate(24 * time.Hour)
+	if f.anchor != "" {
+		t, err := parseAnchor(f.anchor)
+		if err != nil {
+			return model.Dataset{}, fmt.Errorf("%w: --anchor: %v", errUsage, err)
+		}
+		anchor = t
+	}
+	if f.seed == 0 {
+		var b [8]byte
+		_, _ = rand.Read(b[:])
+		f.seed = int64(binary.LittleEndian.Uint64(b[:])>>2) + 1
+	}
+	return fake.Generate(fake.Options{Seed: f.seed, Anchor: anchor, Links: f.links, Users: f.users, APIKey: f.apiKey}), nil
+}
+
+func parseAnchor(v string) (time.Time, error) {
+	if t, err := time.Parse(time.DateOnly, v); err == nil {
+		return t, nil
+	}
+	t, err := time.Parse(time.RFC3339, v)
+	if err != nil {
+		return time.Time{}, fmt.Errorf("%q is not a date (YYYY-MM-DD) or an RFC 3339 date-time", v)
+	}
+	return t.UTC(), nil
+}
+
+func runServe(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("mediaspec serve", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var (
+		df             datasetFlags
+		addr           = fs.String("addr", defaultAddr, "address to listen on")
+		fixtures       = fs.String("fixtures", "", "start with the dataset in this file (written by `mediaspec fixtures` or GET /__mock/dataset) instead of a generated one")
+		latency        = fs.Duration("latency", 0, "delay every API response by this long, e.g. 200ms")
+		checksumHeader = fs.String("checksum-header", mockserver.DefaultChecksumHeader, "name of the header that carries a file's SHA-1 for duplicate detection")
+		maxUpload      = fs.Int64("max-upload-bytes", 0, "answer 413 to an upload body larger than this (0: no limit)")
+		noControl      = fs.Bool("no-control", false, "turn the control API (/__mock/) off")
+		logFormat      = fs.String("log-format", "text", "request log format: text or json")
+		quiet          = fs.Bool("quiet", false, "log nothing")
+	)
+	df.register(fs)
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	logger, err := newLogger(stderr, *logFormat, *quiet)
+	if err != nil {
+		return err
+	}
+
+	var d model.Dataset
+	if *fixtures != "" {
+		data, err := os.ReadFile(*fixtures)
+		if err != nil {
+			return fmt.Errorf("fixtures: %w", err)
+		}
+		if d, err = mockserver.ReadDataset(data); err != nil {
+			return fmt.Errorf("fixtures %s: %w", *fixtures, err)
+		}
+	} else if d, err = df.generate(time.Now()); err != nil {
+		return err
+	}
+	h, err := mockserver.New(mockserver.Config{
+		Dataset:        func() model.Dataset { return d },
+		ChecksumHeader: *checksumHeader,
+		MaxUploadBytes: *maxUpload,
+		Latency:        *latency,
+		NoControl:      *noControl,
+		Logger:         logger,
+	})
+	if err != nil {
+		return err
+	}
+
+	// Bind before saying anything, so a busy port fails at once.
+	ln, err := net.Listen("tcp", *addr)
+	if err != nil {
+		return fmt.Errorf("cannot listen on %s: %w", *addr, err)
+	}
+	fmt.Fprintf(stdout, "mediaspec mock server listening on http://%s/api\n", ln.Addr())
+	fmt.Fprintf(stdout, "API key: %s (header x-api-key)\n", d.Users[0].APIKey)
+	fmt.Fprintf(stdout, "dataset: seed %d, anchor %s, %d users, %d shared links\n", d.Seed, d.Anchor.Format(time.DateOnly), len(d.Users), len(d.SharedLinks))
+	return serveUntilDone(ctx, ln, h, logger)
+}
+
+// serveUntilDone serves until ctx ends, then shuts down gracefully.
+func serveUntilDone(ctx context.Context, ln net.Listener, h http.Handler, logger *slog.Logger) error {
+	srv := mockserver.HTTPServer(h, logger)
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	shutdownCtx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := srv.Shutdown(shutdownCtx); err != nil {
+		return fmt.Errorf("shutting down: %w", err)
+	}
+	if err := <-errc; !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return nil
+}
+
+func newLogger(w io.Writer, format string, quiet bool) (*slog.Logger, error) {
+	if quiet {
+		return slog.New(slog.DiscardHandler), nil
+	}
+	switch format {
+	case "text":
+		return slog.New(slog.NewTextHandler(w, nil)), nil
+	case "json":
+		return slog.New(slog.NewJSONHandler(w, nil)), nil
+	}
+	return nil, fmt.Errorf("%w: --log-format must be text or json, not %q", errUsage, format)
+}
