@@ -432,8 +432,9 @@ func (s *store) addUpload(a model.AssetRecord, live *model.AssetRecord) (model.U
 	if q := u.QuotaSizeInBytes; q != nil && st.usage[u.ID]+size > *q {
 		return model.UploadResult{}, errorf(http.StatusBadRequest, "Quota has been exceeded!")
 	}
+	// No listing changes: a new asset is in no album or link yet (uploads
+	// through a link are not added to it), so the encoded listings stay.
 	now := s.tick()
-	s.changed()
 	if live != nil {
 		if liveDup == nil {
 			live.CreatedAt, live.UpdatedAt = now, now
