@@ -36,3 +36,7 @@ lint: ## gofmt, go vet and staticcheck.
 .PHONY: bench
 bench: ## Run the benchmarks (BENCHTIME, BENCHCOUNT to tune).
 	$(GO) test -run '^$$' -bench . -benchmem -benchtime $(BENCHTIME) -count $(BENCHCOUNT) ./...
+
+.PHONY: conformance
+conformance: ## Run the conformance features against the built-in mock (ARGS="--target URL ..." for another server).
+	$(GO) run ./cmd/mediaspec check $(ARGS)

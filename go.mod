@@ -3,12 +3,17 @@ module github.com/mediaspec/mediaspec
 go 1.26.8
 
 require (
-	github.com/bep/imagemeta v1.0.1 // indirect
-	github.com/brianvoe/gofakeit/v7 v7.18.1 // indirect
-	github.com/cucumber/gherkin/go/v26 v26.2.0 // indirect
-	github.com/cucumber/godog v0.15.1 // indirect
-	github.com/cucumber/messages/go/v21 v21.0.1 // indirect
-	github.com/getkin/kin-openapi v0.152.0 // indirect
+	github.com/bep/imagemeta v1.0.1
+	github.com/brianvoe/gofakeit/v7 v7.18.1
+	github.com/cucumber/gherkin/go/v26 v26.2.0
+	github.com/cucumber/godog v0.15.1
+	github.com/cucumber/messages/go/v21 v21.0.1
+	github.com/getkin/kin-openapi v0.152.0
+	github.com/stretchr/testify v1.12.1
+	go.yaml.in/yaml/v3 v3.0.5
+)
+
+require (
 	github.com/go-openapi/jsonpointer v0.22.5 // indirect
 	github.com/go-openapi/swag/jsonname v0.25.5 // indirect
 	github.com/gofrs/uuid v4.3.1+incompatible // indirect
@@ -20,7 +25,5 @@ require (
 	github.com/oasdiff/yaml3 v0.0.14 // indirect
 	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3 // indirect
 	github.com/spf13/pflag v1.0.7 // indirect
-	github.com/stretchr/testify v1.12.1 // indirect
-	go.yaml.in/yaml/v3 v3.0.5 // indirect
 	golang.org/x/text v0.41.0 // indirect
 )

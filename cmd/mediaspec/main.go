@@ -38,6 +38,7 @@ Usage:
   mediaspec serve [flags]    run the in-memory mock server (mediaspec serve -h for its flags)
   mediaspec spec [--json]    print the OpenAPI document
   mediaspec fixtures [flags] write a generated dataset as JSON, for serve --fixtures
+  mediaspec check [flags]    run the conformance features against a server, or the built-in mock (mediaspec check -h)
 `
 
 // run runs the command line args; it is main without the process around it.
@@ -53,6 +54,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return runSpec(args[1:], stdout, stderr)
 	case "fixtures":
 		return runFixtures(args[1:], stdout, stderr)
+	case "check":
+		return runCheck(ctx, args[1:], stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return nil

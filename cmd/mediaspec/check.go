@@ -1,0 +1,139 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/mediaspec/mediaspec/conformance"
+	"github.com/mediaspec/mediaspec/mockserver"
+	"github.com/mediaspec/mediaspec/mockserver/model"
+)
+
+// formatList is the repeatable --format flag.
+type formatList []conformance.Format
+
+func (l *formatList) String() string {
+	var names []string
+	for _, f := range *l {
+		names = append(names, strings.TrimSuffix(f.Name+":"+f.File, ":"))
+	}
+	return strings.Join(names, ",")
+}
+
+func (l *formatList) Set(v string) error {
+	f, err := conformance.ParseFormat(v)
+	if err != nil {
+		return err
+	}
+	*l = append(*l, f)
+	return nil
+}
+
+// runCheck is `mediaspec check`: the conformance features against a target,
+// or against the built-in mock. Exit 0 all passed, 1 a scenario failed (or
+// the target does not answer), 2 bad usage.
+func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("mediaspec check", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var formats formatList
+	var (
+		target         = fs.String("target", "", "base URL of the API to check, base path included (e.g. http://127.0.0.1:2283/api); default: a built-in mock started in-process")
+		apiKey         = fs.String("api-key", defaultAPIKey, "API key of the user the scenarios act as")
+		secondAPIKey   = fs.String("second-api-key", "", "API key of a second user, for the scenarios tagged @second-user")
+		tags           = fs.String("tags", "", `run only the scenarios these tags select, e.g. "@robustness" or "~@control"`)
+		checksumHeader = fs.String("checksum-header", mockserver.DefaultChecksumHeader, "name of the header that announces a file's SHA-1")
+		concurrency    = fs.Int("concurrency", 4, "scenarios run at once")
+	)
+	fs.Var(&formats, "format", "report format, repeatable: pretty, progress (on stdout, or NAME:FILE), junit:FILE, cucumber:FILE (default: pretty on a terminal, else progress)")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if *concurrency < 1 {
+		return fmt.Errorf("%w: --concurrency must be at least 1", errUsage)
+	}
+	terminal := stdoutIsTerminal(stdout)
+	if !hasConsoleFormat(formats) && terminal {
+		formats = append(formats, conformance.Format{Name: "pretty"})
+	}
+
+	base := *target
+	if base == "" {
+		url, stop, err := startMock(*apiKey)
+		if err != nil {
+			return err
+		}
+		defer stop()
+		base = url
+		fmt.Fprintf(stdout, "mediaspec check: no --target given: checking the built-in mock at %s\n", base)
+	}
+	res, err := conformance.Run(ctx, conformance.Config{
+		Target:         base,
+		APIKey:         *apiKey,
+		SecondAPIKey:   *secondAPIKey,
+		ChecksumHeader: *checksumHeader,
+		Tags:           *tags,
+		Formats:        formats,
+		Output:         stdout,
+		Colors:         terminal,
+		Concurrency:    *concurrency,
+	})
+	if err != nil {
+		return fmt.Errorf("check: %w", err)
+	}
+	if err := res.WriteSummary(stdout); err != nil {
+		return err
+	}
+	if !res.OK() {
+		return fmt.Errorf("%d of %d scenarios failed", res.Failed, len(res.Scenarios))
+	}
+	return nil
+}
+
+func hasConsoleFormat(formats []conformance.Format) bool {
+	for _, f := range formats {
+		if (f.Name == "pretty" || f.Name == "progress") && f.File == "" {
+			return true
+		}
+	}
+	return false
+}
+
+// stdoutIsTerminal says whether w is a terminal, where pretty output and colours belong.
+func stdoutIsTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	info, err := f.Stat()
+	return err == nil && info.Mode()&os.ModeCharDevice != 0
+}
+
+// startMock starts the built-in mock, with the dataset `mediaspec serve`
+// starts with, on a free loopback port; stop shuts it down.
+func startMock(apiKey string) (baseURL string, stop func(), err error) {
+	df := datasetFlags{seed: defaultSeed, apiKey: apiKey, links: defaultLinks, users: defaultUsers}
+	d, err := df.generate(time.Now())
+	if err != nil {
+		return "", nil, err
+	}
+	h, err := mockserver.New(mockserver.Config{Dataset: func() model.Dataset { return d }})
+	if err != nil {
+		return "", nil, err
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return "", nil, fmt.Errorf("starting the built-in mock: %w", err)
+	}
+	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
+	go func() { _ = srv.Serve(ln) }()
+	// The run is over when stop is called: no request is worth waiting for.
+	stop = func() { _ = srv.Close() }
+	return "http://" + ln.Addr().String() + "/api", stop, nil
+}

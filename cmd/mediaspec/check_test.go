@@ -1,0 +1,120 @@
+package main
+
+import (
+	"bytes"
+	"encoding/xml"
+	"io"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/mediaspec/mediaspec/mockserver"
+	"github.com/mediaspec/mediaspec/mockserver/fake"
+	"github.com/mediaspec/mediaspec/mockserver/model"
+)
+
+func TestCheckUsageErrors(t *testing.T) {
+	for _, args := range [][]string{
+		{"check", "--bogus"},
+		{"check", "--format", "junit"},
+		{"check", "--format", "html:out.html"},
+		{"check", "--concurrency", "0"},
+		{"check", "extra"},
+	} {
+		t.Run(strings.Join(args, " "), func(t *testing.T) {
+			err := run(t.Context(), args, noEnv, io.Discard, io.Discard)
+			assert.ErrorIs(t, err, errUsage)
+		})
+	}
+}
+
+func TestCheckUnreachableTarget(t *testing.T) {
+	start := time.Now()
+	err := run(t.Context(), []string{"check", "--target", "http://127.0.0.1:9/api"}, noEnv, io.Discard, io.Discard)
+	require.Error(t, err)
+	assert.NotErrorIs(t, err, errUsage)
+	assert.Contains(t, err.Error(), "does not answer")
+	assert.Contains(t, err.Error(), "127.0.0.1:9")
+	assert.Less(t, time.Since(start), 5*time.Second, "fails fast")
+}
+
+// TestCheckBuiltInMock runs the robustness scenarios against the built-in
+// mock: no --target needed.
+func TestCheckBuiltInMock(t *testing.T) {
+	var out bytes.Buffer
+	err := run(t.Context(), []string{"check", "--tags", "@robustness"}, noEnv, &out, io.Discard)
+	require.NoError(t, err, out.String())
+	assert.Contains(t, out.String(), "built-in mock")
+	assert.Regexp(t, `mediaspec check: \d+ scenarios: \d+ passed, 0 failed, 0 skipped`, out.String())
+}
+
+// TestCheckReports checks a running server, as CI does, and writes both file
+// reports; the target has no control API, so its scenarios are skipped.
+func TestCheckReports(t *testing.T) {
+	d := fake.Generate(fake.Options{Seed: 3, Anchor: time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC), Links: 3, Users: 1, APIKey: "ci-key"})
+	h, err := mockserver.New(mockserver.Config{Dataset: func() model.Dataset { return d }, NoControl: true})
+	require.NoError(t, err)
+	srv := httptest.NewServer(h)
+	defer srv.Close()
+
+	dir := t.TempDir()
+	junit, cucumber := filepath.Join(dir, "out.xml"), filepath.Join(dir, "out.json")
+	var out bytes.Buffer
+	err = run(t.Context(), []string{"check", "--target", srv.URL + "/api", "--api-key", "ci-key", "--second-api-key", d.Users[1].APIKey,
+		"--tags", "@shared-links", "--format", "junit:" + junit, "--format", "cucumber:" + cucumber, "--format", "progress"},
+		noEnv, &out, io.Discard)
+	require.NoError(t, err, out.String())
+	assert.Contains(t, out.String(), "needs the mock's control API")
+	assert.NotContains(t, out.String(), "needs a second user", "--second-api-key gives one")
+
+	b, err := os.ReadFile(junit)
+	require.NoError(t, err)
+	var doc struct {
+		Tests   int `xml:"tests,attr"`
+		Skipped int `xml:"skipped,attr"`
+		Cases   []struct {
+			Name string `xml:"name,attr"`
+		} `xml:"testsuite>testcase"`
+	}
+	require.NoError(t, xml.Unmarshal(b, &doc))
+	assert.Positive(t, doc.Skipped)
+	assert.Len(t, doc.Cases, doc.Tests, "one testcase per scenario")
+	c, err := os.ReadFile(cucumber)
+	require.NoError(t, err)
+	assert.Contains(t, string(c), `"status": "skipped"`)
+}
+
+func TestCheckFailingTarget(t *testing.T) {
+	d := fake.Generate(fake.Options{Seed: 3, Anchor: time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC), Links: 3, Users: 1, APIKey: "ci-key"})
+	h, err := mockserver.New(mockserver.Config{Dataset: func() model.Dataset { return d }})
+	require.NoError(t, err)
+	srv := httptest.NewServer(h)
+	defer srv.Close()
+	// The wrong API key: the scenarios that upload or list as the user fail.
+	err = run(t.Context(), []string{"check", "--target", srv.URL + "/api", "--api-key", "wrong", "--tags", "@shared-links"}, noEnv, io.Discard, io.Discard)
+	require.Error(t, err)
+	assert.NotErrorIs(t, err, errUsage)
+	assert.Contains(t, err.Error(), "scenarios failed")
+}
+
+// TestCheckChecksumHeader checks a server whose duplicate-check header has
+// another name.
+func TestCheckChecksumHeader(t *testing.T) {
+	d := fake.Generate(fake.Options{Seed: 3, Anchor: time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC), Links: 3, Users: 1, APIKey: "ci-key"})
+	h, err := mockserver.New(mockserver.Config{Dataset: func() model.Dataset { return d }, ChecksumHeader: "x-immich-checksum"})
+	require.NoError(t, err)
+	srv := httptest.NewServer(h)
+	defer srv.Close()
+	args := []string{"check", "--target", srv.URL + "/api", "--api-key", "ci-key", "--tags", "@upload && ~@robustness"}
+	var out bytes.Buffer
+	err = run(t.Context(), append(args, "--checksum-header", "x-immich-checksum"), noEnv, &out, io.Discard)
+	require.NoError(t, err, out.String())
+	err = run(t.Context(), args, noEnv, io.Discard, io.Discard)
+	require.Error(t, err, "with the default header name, the checksum scenarios fail")
+}

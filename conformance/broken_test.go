@@ -1,0 +1,357 @@
+package conformance_test
+
+import (
+	"bytes"
+	"crypto/rand"
+	"encoding/base64"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"slices"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/mediaspec/mediaspec/conformance"
+	"github.com/mediaspec/mediaspec/mockserver/model"
+)
+
+// The broken variants of the mock: each wraps the real mock and breaks one
+// rule, as a real server might. The harness must fail on every one of them,
+// and the scenario named in the table must be among those that catch it.
+func TestBrokenVariantsAreCaught(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name   string
+		break_ func(http.Handler, model.Dataset) http.Handler
+		// caughtBy is a scenario that must fail (a prefix of its name).
+		caughtBy string
+		// tags select the features that matter, to keep the test quick.
+		tags string
+	}{
+		{
+			name: "drops a required field",
+			break_: editJSON(isUpload, func(status int, body any) (int, any) {
+				if m, ok := body.(map[string]any); ok {
+					delete(m, "duplicate")
+				}
+				return status, body
+			}),
+			caughtBy: "A new photo is stored and gets a new id",
+			tags:     "@upload",
+		},
+		{
+			name: "changes a type",
+			break_: editJSON(isListing, func(status int, body any) (int, any) {
+				eachLink(body, func(l map[string]any) {
+					if al, ok := l["album"].(map[string]any); ok {
+						al["assetCount"] = fmt.Sprint(al["assetCount"])
+					}
+				})
+				return status, body
+			}),
+			caughtBy: "Links come newest first",
+			tags:     "@shared-links",
+		},
+		{
+			name: "breaks an enum",
+			break_: editJSON(isListing, func(status int, body any) (int, any) {
+				eachLink(body, func(l map[string]any) {
+					l["type"] = strings.ToLower(fmt.Sprint(l["type"]))
+				})
+				return status, body
+			}),
+			caughtBy: "Album links carry their album, individual links their assets",
+			tags:     "@shared-links",
+		},
+		{
+			name: "answers the wrong status",
+			break_: editJSON(isUpload, func(status int, body any) (int, any) {
+				if status == http.StatusCreated {
+					status = http.StatusOK
+				}
+				return status, body
+			}),
+			caughtBy: "A new photo is stored and gets a new id",
+			tags:     "@upload",
+		},
+		{
+			name: "stops detecting duplicates",
+			break_: editJSON(isUpload, func(status int, body any) (int, any) {
+				if m, ok := body.(map[string]any); ok && status == http.StatusOK && m["duplicate"] == true {
+					return http.StatusCreated, map[string]any{"id": newUUID(), "duplicate": false}
+				}
+				return status, body
+			}),
+			caughtBy: "The same file uploaded twice is stored once",
+			tags:     "@upload",
+		},
+		{
+			name:     "returns another user's links",
+			break_:   withOthersLinks,
+			caughtBy: "Another user's links are not in my list",
+			tags:     "@shared-links",
+		},
+		{
+			name: "orders the list oldest first",
+			break_: editJSON(isListing, func(status int, body any) (int, any) {
+				if list, ok := body.([]any); ok {
+					slices.Reverse(list)
+				}
+				return status, body
+			}),
+			caughtBy: "Links come newest first",
+			tags:     "@shared-links",
+		},
+		{
+			name: "answers 500 to a bad date",
+			break_: editJSON(isUpload, func(status int, body any) (int, any) {
+				if m, ok := body.(map[string]any); ok && strings.HasSuffix(fmt.Sprint(m["message"]), "must be a date string") {
+					return http.StatusInternalServerError, errorBody(http.StatusInternalServerError, "Internal server error")
+				}
+				return status, body
+			}),
+			caughtBy: "Values the server cannot read are refused",
+			tags:     "@upload",
+		},
+		{
+			name: "accepts a missing deviceId",
+			break_: editJSON(isUpload, func(status int, body any) (int, any) {
+				if m, ok := body.(map[string]any); ok && status == http.StatusBadRequest &&
+					fmt.Sprint(m["message"]) == "[deviceId must be a string deviceId should not be empty]" {
+					return http.StatusCreated, map[string]any{"id": newUUID(), "duplicate": false}
+				}
+				return status, body
+			}),
+			caughtBy: "Every required part must be there",
+			tags:     "@upload",
+		},
+		{
+			name: "returns a hex checksum",
+			break_: editJSON(isListing, func(status int, body any) (int, any) {
+				eachLink(body, func(l map[string]any) {
+					assets, _ := l["assets"].([]any)
+					if al, ok := l["album"].(map[string]any); ok {
+						more, _ := al["assets"].([]any)
+						assets = append(assets, more...)
+					}
+					for _, a := range assets {
+						if a, ok := a.(map[string]any); ok {
+							if b, err := base64.StdEncoding.DecodeString(fmt.Sprint(a["checksum"])); err == nil {
+								a["checksum"] = hex.EncodeToString(b)
+							}
+						}
+					}
+				})
+				return status, body
+			}),
+			caughtBy: "Checksums are base64-encoded SHA-1 digests",
+			tags:     "@shared-links",
+		},
+		{
+			name:     "returns a non-JSON error",
+			break_:   plainTextErrors,
+			caughtBy: "Uploads without valid credentials are refused",
+			tags:     "",
+		},
+		{
+			name:     "stores the body of a checksum-header duplicate",
+			break_:   storesAfterChecksumDuplicate,
+			caughtBy: "A duplicate found by the checksum header stores nothing",
+			tags:     "@upload",
+		},
+		{
+			name:     "dies on a cut-off multipart body",
+			break_:   diesOnCutOffBody,
+			caughtBy: "A broken body is refused and the server keeps answering",
+			tags:     "@robustness",
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			res, err := conformance.Run(t.Context(), conformance.Config{
+				Target:      startMock(t, smallData, tc.break_),
+				APIKey:      apiKey,
+				Tags:        tc.tags,
+				Concurrency: 4,
+			})
+			require.NoError(t, err)
+			var failed []string
+			for _, s := range res.Scenarios {
+				if s.Status == conformance.Failed {
+					failed = append(failed, s.Name)
+				}
+			}
+			require.NotEmpty(t, failed, "the harness passed a mock that %s", tc.name)
+			caught := slices.IndexFunc(failed, func(n string) bool { return strings.HasPrefix(n, tc.caughtBy) }) >= 0
+			assert.True(t, caught, "%q is not among the failed scenarios %q", tc.caughtBy, failed)
+			t.Logf("a mock that %s is caught by %q (and %d failed scenarios in all: %s)", tc.name, tc.caughtBy, len(failed), shortList(failed, 4))
+		})
+	}
+}
+
+func shortList(names []string, n int) string {
+	if len(names) <= n {
+		return strings.Join(names, "; ")
+	}
+	return strings.Join(names[:n], "; ") + fmt.Sprintf("; and %d more", len(names)-n)
+}
+
+func isUpload(r *http.Request) bool {
+	return r.Method == http.MethodPost && r.URL.Path == "/api/asset/upload"
+}
+func isListing(r *http.Request) bool {
+	return r.Method == http.MethodGet && r.URL.Path == "/api/shared-links"
+}
+
+// editJSON rewrites the JSON answers to the requests match selects.
+func editJSON(match func(*http.Request) bool, edit func(status int, body any) (int, any)) func(http.Handler, model.Dataset) http.Handler {
+	return func(h http.Handler, _ model.Dataset) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if !match(r) {
+				h.ServeHTTP(w, r)
+				return
+			}
+			rec := httptest.NewRecorder()
+			h.ServeHTTP(rec, r)
+			status, body := rec.Code, decode(rec.Body.Bytes())
+			status, body = edit(status, body)
+			writeJSON(w, status, body)
+		})
+	}
+}
+
+func decode(b []byte) any {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil
+	}
+	return v
+}
+
+func writeJSON(w http.ResponseWriter, status int, body any) {
+	b, _ := json.Marshal(body)
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(status)
+	_, _ = w.Write(b)
+}
+
+func errorBody(status int, message string) map[string]any {
+	return map[string]any{"message": message, "error": http.StatusText(status), "statusCode": status}
+}
+
+func eachLink(body any, f func(map[string]any)) {
+	list, _ := body.([]any)
+	for _, l := range list {
+		if l, ok := l.(map[string]any); ok {
+			f(l)
+		}
+	}
+}
+
+func newUUID() string {
+	b := make([]byte, 16)
+	_, _ = rand.Read(b)
+	b[6], b[8] = b[6]&0x0f|0x40, b[8]&0x3f|0x80
+	h := hex.EncodeToString(b)
+	return h[:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:]
+}
+
+// withOthersLinks adds another user's links to every user's list, as a
+// query that forgot to filter by owner.
+func withOthersLinks(h http.Handler, d model.Dataset) http.Handler {
+	otherKey := d.Users[1].APIKey
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !isListing(r) {
+			h.ServeHTTP(w, r)
+			return
+		}
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, r)
+		mine, ok := decode(rec.Body.Bytes()).([]any)
+		if rec.Code != http.StatusOK || !ok {
+			writeJSON(w, rec.Code, decode(rec.Body.Bytes()))
+			return
+		}
+		other := r.Clone(r.Context())
+		other.Header = http.Header{"X-Api-Key": {otherKey}}
+		rec2 := httptest.NewRecorder()
+		h.ServeHTTP(rec2, other)
+		theirs, _ := decode(rec2.Body.Bytes()).([]any)
+		writeJSON(w, http.StatusOK, append(mine, theirs...))
+	})
+}
+
+// plainTextErrors answers every error as text/plain.
+func plainTextErrors(h http.Handler, _ model.Dataset) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, r)
+		if rec.Code < 400 {
+			for k, v := range rec.Header() {
+				w.Header()[k] = v
+			}
+			w.WriteHeader(rec.Code)
+			_, _ = w.Write(rec.Body.Bytes())
+			return
+		}
+		http.Error(w, http.StatusText(rec.Code), rec.Code)
+	})
+}
+
+// storesAfterChecksumDuplicate has the reference server's bug: it answers
+// a checksum-header duplicate at once, then stores the body all the same.
+func storesAfterChecksumDuplicate(h http.Handler, _ model.Dataset) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !isUpload(r) || r.Header.Get("x-service-checksum") == "" {
+			h.ServeHTTP(w, r)
+			return
+		}
+		body, _ := io.ReadAll(r.Body)
+		first := r.Clone(r.Context())
+		first.Body = io.NopCloser(bytes.NewReader(body))
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, first)
+		if rec.Code == http.StatusOK {
+			again := r.Clone(r.Context())
+			again.Header.Del("x-service-checksum")
+			again.Body = io.NopCloser(bytes.NewReader(body))
+			h.ServeHTTP(httptest.NewRecorder(), again)
+		}
+		for k, v := range rec.Header() {
+			w.Header()[k] = v
+		}
+		w.WriteHeader(rec.Code)
+		_, _ = w.Write(rec.Body.Bytes())
+	})
+}
+
+// diesOnCutOffBody stops answering anything once it has seen a multipart
+// body that ends before its closing boundary, as one real server does.
+func diesOnCutOffBody(h http.Handler, _ model.Dataset) http.Handler {
+	var dead atomic.Bool
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if dead.Load() {
+			panic(http.ErrAbortHandler) // the connection is closed without an answer
+		}
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, r)
+		if isUpload(r) && rec.Code == http.StatusBadRequest && strings.Contains(rec.Body.String(), "closing boundary") {
+			dead.Store(true)
+			panic(http.ErrAbortHandler)
+		}
+		for k, v := range rec.Header() {
+			w.Header()[k] = v
+		}
+		w.WriteHeader(rec.Code)
+		_, _ = w.Write(rec.Body.Bytes())
+	})
+}

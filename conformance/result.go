@@ -1,0 +1,261 @@
+package conformance
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"regexp"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/cucumber/godog"
+	messages "github.com/cucumber/messages/go/v21"
+
+	"github.com/mediaspec/mediaspec/steps"
+)
+
+// Status is the outcome of a scenario or a step.
+type Status string
+
+// The outcomes.
+const (
+	Passed  Status = "passed"
+	Failed  Status = "failed"
+	Skipped Status = "skipped"
+)
+
+// Result is what a run found.
+type Result struct {
+	// Scenarios are the scenarios that ran, in the order of the features.
+	Scenarios []ScenarioResult
+	// Passed, Failed and Skipped count the scenarios.
+	Passed, Failed, Skipped int
+	// Violations are the distinct ways responses broke the OpenAPI
+	// document, one line each, array indexes written [*].
+	Violations []string
+	// Duration is how long the scenarios took.
+	Duration time.Duration
+}
+
+// OK says whether no scenario failed.
+func (r Result) OK() bool { return r.Failed == 0 }
+
+// ScenarioResult is the outcome of one scenario.
+type ScenarioResult struct {
+	Feature     string // the feature's name
+	FeatureFile string // the feature's file, e.g. upload_new.feature
+	Name        string // the scenario's name, with its example values for an outline's row
+	Line        int
+	Tags        []string
+	Status      Status
+	// Failure is the error of the step that failed; SkipReason why the
+	// scenario was skipped.
+	Failure, SkipReason string
+	Steps               []StepResult
+	Duration            time.Duration
+
+	info *scenarioInfo
+}
+
+// StepResult is the outcome of one step.
+type StepResult struct {
+	Keyword, Text string
+	Line          int
+	Status        Status // passed, failed, skipped, or undefined, pending, ambiguous
+	Error         string
+	Duration      time.Duration
+}
+
+// recorder builds the results from godog's scenario and step hooks:
+// godog's own reports do not tell skip reasons, and its JUnit report marks
+// a scenario whose second step failed as passed.
+type recorder struct {
+	catalog *catalog
+
+	mu         sync.Mutex
+	results    []*ScenarioResult
+	violations map[string]bool
+}
+
+func newRecorder(c *catalog) *recorder {
+	return &recorder{catalog: c, violations: map[string]bool{}}
+}
+
+// register adds the recorder's hooks to a scenario's context; it must come
+// before the steps' own hooks, so a skip is recorded with its reason.
+func (rec *recorder) register(sc *godog.ScenarioContext) {
+	var res *ScenarioResult
+	var stepStart time.Time
+	var scenarioStart time.Time
+	sc.Before(func(ctx context.Context, p *godog.Scenario) (context.Context, error) {
+		res = rec.start(p)
+		scenarioStart = time.Now()
+		return ctx, nil
+	})
+	sc.StepContext().Before(func(ctx context.Context, st *godog.Step) (context.Context, error) {
+		stepStart = time.Now()
+		return ctx, nil
+	})
+	sc.StepContext().After(func(ctx context.Context, st *godog.Step, status godog.StepResultStatus, err error) (context.Context, error) {
+		if res == nil {
+			return ctx, nil
+		}
+		rec.step(res, st, status, err, time.Since(stepStart))
+		res.Duration = time.Since(scenarioStart)
+		return ctx, nil
+	})
+}
+
+func (rec *recorder) start(p *messages.Pickle) *ScenarioResult {
+	rec.mu.Lock()
+	defer rec.mu.Unlock()
+	info := rec.catalog.claim(p)
+	if info == nil { // a scenario the catalog does not know: report it as godog sees it
+		info = &scenarioInfo{feature: &featureInfo{uri: cleanURI(p.Uri), name: cleanURI(p.Uri)}, name: p.Name}
+		for _, st := range p.Steps {
+			info.steps = append(info.steps, stepInfo{text: st.Text})
+		}
+	}
+	res := &ScenarioResult{
+		Feature:     info.feature.name,
+		FeatureFile: info.feature.uri,
+		Name:        info.displayName(),
+		Line:        info.line,
+		Status:      Passed,
+		info:        info,
+	}
+	for _, t := range p.Tags {
+		res.Tags = append(res.Tags, t.Name)
+	}
+	rec.results = append(rec.results, res)
+	return res
+}
+
+func (rec *recorder) step(res *ScenarioResult, st *godog.Step, status godog.StepResultStatus, err error, d time.Duration) {
+	sr := StepResult{Text: st.Text, Duration: d}
+	if i := len(res.Steps); i < len(res.info.steps) {
+		sr.Keyword, sr.Line = res.info.steps[i].keyword, res.info.steps[i].line
+	}
+	var skip *steps.SkipError
+	switch status {
+	case godog.StepPassed:
+		sr.Status = Passed
+	case godog.StepSkipped:
+		sr.Status = Skipped
+		if errors.As(err, &skip) && res.SkipReason == "" {
+			res.SkipReason = skip.Reason
+		}
+		if res.Status == Passed {
+			res.Status = Skipped
+		}
+	default: // failed, undefined, pending, ambiguous: all fail a conformance run
+		sr.Status = Status(strings.ToLower(status.String()))
+		if status == godog.StepFailed {
+			sr.Status = Failed
+		}
+		if err != nil {
+			sr.Error = err.Error()
+		} else {
+			sr.Error = "step " + string(sr.Status)
+		}
+		if res.Status != Failed {
+			res.Status, res.Failure = Failed, sr.Error
+		}
+		var v *steps.ViolationError
+		if errors.As(err, &v) {
+			rec.mu.Lock()
+			for _, x := range v.Violations {
+				rec.violations[generalise(x.String())] = true
+			}
+			rec.mu.Unlock()
+		}
+	}
+	if sr.Status == Skipped && res.SkipReason == "" && res.Status == Skipped {
+		res.SkipReason = "skipped"
+	}
+	res.Steps = append(res.Steps, sr)
+}
+
+var arrayIndex = regexp.MustCompile(`\[\d+\]`)
+
+// generalise writes a violation's array indexes as [*], so one broken field
+// of every asset counts once.
+func generalise(v string) string { return arrayIndex.ReplaceAllString(v, "[*]") }
+
+// result collects the scenarios in the order of the catalog.
+func (rec *recorder) result(d time.Duration) Result {
+	rec.mu.Lock()
+	defer rec.mu.Unlock()
+	list := slices.Clone(rec.results)
+	order := map[*featureInfo]int{}
+	for i, f := range rec.catalog.features {
+		order[f] = i
+	}
+	slices.SortStableFunc(list, func(a, b *ScenarioResult) int {
+		fa, oka := order[a.info.feature]
+		fb, okb := order[b.info.feature]
+		switch {
+		case !oka || !okb:
+			return strings.Compare(a.FeatureFile, b.FeatureFile)
+		case fa != fb:
+			return fa - fb
+		}
+		return a.info.index - b.info.index
+	})
+	r := Result{Duration: d}
+	for _, res := range list {
+		r.Scenarios = append(r.Scenarios, *res)
+		switch res.Status {
+		case Passed:
+			r.Passed++
+		case Failed:
+			r.Failed++
+		case Skipped:
+			r.Skipped++
+		}
+	}
+	for v := range rec.violations {
+		r.Violations = append(r.Violations, v)
+	}
+	slices.Sort(r.Violations)
+	return r
+}
+
+// WriteSummary writes the closing summary: the counts, the failed and
+// skipped scenarios, and the distinct spec violations.
+func (r Result) WriteSummary(w io.Writer) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "\nmediaspec check: %d scenarios: %d passed, %d failed, %d skipped (%s)\n",
+		len(r.Scenarios), r.Passed, r.Failed, r.Skipped, r.Duration.Round(time.Millisecond))
+	if r.Failed > 0 {
+		b.WriteString("\nFailed:\n")
+		for _, s := range r.Scenarios {
+			if s.Status == Failed {
+				fmt.Fprintf(&b, "  %s:%d %s: %s\n", s.FeatureFile, s.Line, s.Name, indent(s.Failure, "      "))
+			}
+		}
+	}
+	if r.Skipped > 0 {
+		b.WriteString("\nSkipped:\n")
+		for _, s := range r.Scenarios {
+			if s.Status == Skipped {
+				fmt.Fprintf(&b, "  %s:%d %s: %s\n", s.FeatureFile, s.Line, s.Name, s.SkipReason)
+			}
+		}
+	}
+	if len(r.Violations) > 0 {
+		fmt.Fprintf(&b, "\nSpec violations (%d distinct):\n", len(r.Violations))
+		for _, v := range r.Violations {
+			fmt.Fprintf(&b, "  %s\n", v)
+		}
+	} else {
+		b.WriteString("No spec violations.\n")
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func indent(s, prefix string) string { return strings.ReplaceAll(s, "\n", "\n"+prefix) }

@@ -1,0 +1,23 @@
+@shared-links @control
+Feature: Uploaded assets in shared links
+  What a device uploads is what the people it is shared with see: the asset appears in a link made
+  for it with the file name, the checksum and the details the device sent. (These scenarios make
+  their links through the mock's control API, and the mock shows the EXIF it read from the file; a
+  server may leave exifInfo out of the listing.)
+
+  Background:
+    Given I use my API key
+
+  Scenario Outline: An uploaded photo appears in a link made for it, as it was uploaded
+    Given I have uploaded a new photo "IMG_4021.JPG"
+    And I have shared that photo <how>
+    When I list my shared links
+    Then the link holds that photo
+    And the photo shows the file name "IMG_4021.JPG" and the checksum of the bytes I sent
+    And the photo is an IMAGE of mine, with the device ids and dates I sent
+    And the photo's EXIF names the camera "Apple" "iPhone 15 Pro" and the size of the file
+
+    Examples:
+      | how           |
+      | on its own    |
+      | in an album   |

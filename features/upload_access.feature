@@ -1,0 +1,54 @@
+@upload
+Feature: Who may upload
+  An upload needs credentials: a user's API key (in the x-api-key header or as a bearer token), or
+  the key of a shared link whose owner lets its holders upload. The asset then belongs to the user,
+  or to the link's owner. Credentials are checked before anything else of the request.
+
+  Scenario Outline: Uploads without valid credentials are refused
+    Given I use <credentials>
+    When I upload a new photo "IMG_4021.JPG"
+    Then the request is refused with status 401 and the message "<message>"
+
+    Examples:
+      | credentials                          | message                 |
+      | no credentials                       | Authentication required |
+      | the API key "not-a-real-key"         | Invalid API key         |
+      | the bearer token "not-a-real-token"  | Invalid user token      |
+      | the shared link key "no-such-link"   | Invalid share key       |
+
+  Scenario: My API key works as a bearer token too
+    Given I use my API key as a bearer token
+    When I upload a new photo "IMG_4021.JPG"
+    Then the upload is accepted as new
+
+  @control
+  Scenario: A link that allows uploads lets its holder upload for the link's owner
+    Given I have shared an album that allows uploads
+    And I use the key of that link
+    When I upload a new photo "IMG_4021.JPG"
+    Then the upload is accepted as new
+    When I use my API key
+    And I upload the same photo again
+    Then the upload is recognised as a duplicate of the first
+
+  @control
+  Scenario: What is uploaded through a link is not added to the link
+    Given I have shared an album that allows uploads
+    And I use the key of that link
+    When I upload a new photo "IMG_4021.JPG"
+    Then the upload is accepted as new
+    When I use my API key
+    And I list my shared links
+    Then that link still holds no assets
+
+  @control
+  Scenario Outline: Links that do not let their holder upload
+    Given I have shared an album <which>
+    And I use the key of that link
+    When I upload a new photo "IMG_4021.JPG"
+    Then the request is refused with status 401 and the message "<message>"
+
+    Examples:
+      | which                                   | message           |
+      | that does not allow uploads             | Unauthorized      |
+      | that allows uploads but has expired     | Invalid share key |

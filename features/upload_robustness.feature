@@ -1,0 +1,26 @@
+@upload @robustness
+Feature: Standing up to broken uploads
+  Phones lose their connection in the middle of an upload, and careless clients send the wrong
+  kind of body. The server refuses such a request with a client error and goes on serving: one
+  server of this API has been seen to die on a multipart body cut off in the middle of the file.
+
+  Background:
+    Given I use my API key
+
+  Scenario Outline: A broken body is refused and the server keeps answering
+    When I send an upload whose body is <problem>
+    Then the request is refused with a client error
+    And the server still answers my next request
+
+    Examples:
+      | problem                                            |
+      | multipart without a boundary in its Content-Type   |
+      | multipart cut off in the middle of the file        |
+      | multipart whose closing boundary is missing         |
+      | JSON instead of multipart                          |
+      | empty                                              |
+
+  Scenario: A connection dropped in the middle of the file does not hurt the server
+    When I start an upload and drop the connection in the middle of the file
+    Then the server still answers my next request
+    And a new upload is accepted as new

@@ -1,0 +1,134 @@
+// Package steps holds the godog step definitions of the conformance harness.
+// They drive any server of the media-asset API through its base URL, with a
+// Config the runner builds: steps never read flags or the environment.
+//
+// Every response to an API request is validated against the project's
+// OpenAPI document inside the step that sends it, so scenarios assert
+// behaviour and a response of the wrong shape fails whichever scenario
+// received it. Bodies are decoded with the harness's own small types, never
+// the mock server's: the harness must not share a bug with what it judges.
+package steps
+
+import (
+	"cmp"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"regexp"
+	"strings"
+
+	"github.com/cucumber/godog"
+
+	"github.com/mediaspec/mediaspec/spec"
+)
+
+// Tags that say what a scenario needs beyond the API itself.
+const (
+	// TagControl marks scenarios that set up state through the mock's
+	// control API (/__mock/ at the target's host root).
+	TagControl = "@control"
+	// TagSecondUser marks scenarios that need a second user.
+	TagSecondUser = "@second-user"
+)
+
+// DefaultChecksumHeader is the header that announces a file's SHA-1.
+const DefaultChecksumHeader = "x-service-checksum"
+
+// Config is what the steps drive a target with.
+type Config struct {
+	// BaseURL is the API's base URL, base path included, e.g.
+	// http://127.0.0.1:2283/api.
+	BaseURL string
+	// APIKey is the API key of the user the scenarios act as.
+	APIKey string
+	// SecondAPIKey is another user's API key, for scenarios tagged
+	// @second-user. When empty, such scenarios create a user through the
+	// control API, or are skipped when there is none.
+	SecondAPIKey string
+	// ChecksumHeader names the duplicate-detection header
+	// (DefaultChecksumHeader when empty).
+	ChecksumHeader string
+	// Client sends every request; it should have timeouts.
+	Client *http.Client
+	// Validator checks every API response.
+	Validator *spec.Validator
+	// Control says whether the target has the mock's control API.
+	Control bool
+}
+
+// check returns cfg with its defaults, or the reason it cannot be used.
+func (cfg Config) check() (Config, error) {
+	u, err := url.Parse(cfg.BaseURL)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return cfg, fmt.Errorf("base URL %q is not an http(s) URL", cfg.BaseURL)
+	}
+	if cfg.Client == nil || cfg.Validator == nil {
+		return cfg, errors.New("steps: Config needs a Client and a Validator")
+	}
+	cfg.BaseURL = strings.TrimSuffix(cfg.BaseURL, "/")
+	cfg.ChecksumHeader = cmp.Or(cfg.ChecksumHeader, DefaultChecksumHeader)
+	return cfg, nil
+}
+
+// controlURL is the URL of a control API path: at the host root of the base URL.
+func (cfg Config) controlURL(path string) string {
+	u, _ := url.Parse(cfg.BaseURL) // checked by check
+	return u.Scheme + "://" + u.Host + "/__mock" + path
+}
+
+// SkipError skips a scenario, saying why. It matches godog.ErrSkip.
+type SkipError struct{ Reason string }
+
+func (e *SkipError) Error() string { return "skipped: " + e.Reason }
+
+// Is makes errors.Is(err, godog.ErrSkip) hold, so godog skips the scenario.
+func (e *SkipError) Is(target error) bool { return target == godog.ErrSkip }
+
+func skip(format string, args ...any) error {
+	return &SkipError{Reason: fmt.Sprintf(format, args...)}
+}
+
+// ViolationError is the failure of a response that breaks the OpenAPI
+// document: the request, the status and one line per problem.
+type ViolationError struct {
+	Request    string // "POST /api/asset/upload"
+	Status     int
+	Violations []spec.Violation
+}
+
+func (e *ViolationError) Error() string {
+	// The same problem in every element of a list is told once, with a count.
+	type group struct {
+		first spec.Violation
+		more  int
+	}
+	var groups []*group
+	byKey := map[string]*group{}
+	for _, v := range e.Violations {
+		key := arrayIndex.ReplaceAllString(v.Path, "[*]") + "\x00" + v.Rule + "\x00" + v.Value
+		if g, ok := byKey[key]; ok {
+			g.more++
+			continue
+		}
+		g := &group{first: v}
+		byKey[key] = g
+		groups = append(groups, g)
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s answered %d, which breaks the OpenAPI document:", e.Request, e.Status)
+	for i, g := range groups {
+		if i == 20 {
+			fmt.Fprintf(&b, "\n  ... and %d more problems", len(groups)-i)
+			break
+		}
+		b.WriteString("\n  ")
+		b.WriteString(g.first.String())
+		if g.more > 0 {
+			fmt.Fprintf(&b, " [and %d more like it]", g.more)
+		}
+	}
+	return b.String()
+}
+
+var arrayIndex = regexp.MustCompile(`\[\d+\]`)

@@ -1,0 +1,244 @@
+package steps
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"mime/multipart"
+	"net/http"
+	"net/url"
+	"strings"
+
+	"github.com/mediaspec/mediaspec/spec"
+)
+
+// maxBody bounds the body of a response the harness reads.
+const maxBody = 64 << 20
+
+// credentials say how a request authenticates; the zero value sends none.
+type credentials struct {
+	apiKey  string // x-api-key header
+	bearer  string // Authorization: Bearer
+	linkKey string // key query parameter
+}
+
+func (c credentials) apply(r *http.Request) {
+	if c.linkKey != "" {
+		q := r.URL.Query()
+		q.Set("key", c.linkKey)
+		r.URL.RawQuery = q.Encode()
+	}
+	if c.bearer != "" {
+		r.Header.Set("Authorization", "Bearer "+c.bearer)
+	}
+	if c.apiKey != "" {
+		r.Header.Set("x-api-key", c.apiKey)
+	}
+}
+
+// response is an answer read to its end.
+type response struct {
+	request string // "POST /api/asset/upload", for messages
+	status  int
+	header  http.Header
+	body    []byte
+}
+
+// String describes the response for a failure message.
+func (r *response) String() string {
+	return fmt.Sprintf("%s answered %d %s", r.request, r.status, short(r.body))
+}
+
+func short(b []byte) string {
+	s := strings.TrimSpace(string(b))
+	if len(s) > 300 {
+		s = s[:300] + "…"
+	}
+	return s
+}
+
+// apiRequest is a request to path under the base URL, e.g. "/asset/upload".
+type apiRequest struct {
+	method      string
+	path        string
+	creds       credentials
+	contentType string
+	header      http.Header
+	body        []byte
+}
+
+// send sends an API request and validates the response against the OpenAPI
+// document. It is safe to call from several goroutines.
+func (cfg Config) send(ctx context.Context, ar apiRequest) (*response, error) {
+	var body io.Reader
+	if ar.body != nil {
+		body = bytes.NewReader(ar.body)
+	}
+	r, err := http.NewRequestWithContext(ctx, ar.method, cfg.BaseURL+ar.path, body)
+	if err != nil {
+		return nil, err
+	}
+	for k, vs := range ar.header {
+		r.Header[k] = vs
+	}
+	if ar.contentType != "" {
+		r.Header.Set("Content-Type", ar.contentType)
+	}
+	ar.creds.apply(r)
+	resp, err := cfg.do(r)
+	if err != nil {
+		return nil, err
+	}
+	resp.request = ar.method + " " + pathOf(cfg.BaseURL) + ar.path
+	return resp, cfg.validate(ctx, ar, resp)
+}
+
+func pathOf(base string) string {
+	u, err := url.Parse(base)
+	if err != nil {
+		return base
+	}
+	return u.Path
+}
+
+// do sends r and reads the whole answer.
+func (cfg Config) do(r *http.Request) (*response, error) {
+	resp, err := cfg.Client.Do(r)
+	if err != nil {
+		return nil, fmt.Errorf("%s %s: the server does not answer: %w", r.Method, r.URL.Redacted(), err)
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(io.LimitReader(resp.Body, maxBody))
+	if err != nil {
+		return nil, fmt.Errorf("%s %s: reading the answer (%d): %w", r.Method, r.URL.Redacted(), resp.StatusCode, err)
+	}
+	return &response{request: r.Method + " " + r.URL.Path, status: resp.StatusCode, header: resp.Header, body: b}, nil
+}
+
+// validate checks resp against the document. The request is routed as the
+// document's /api base path sees it, whatever the target's base path.
+func (cfg Config) validate(ctx context.Context, ar apiRequest, resp *response) error {
+	r, err := http.NewRequestWithContext(ctx, ar.method, "http://target/api"+ar.path, nil)
+	if err != nil {
+		return err
+	}
+	err = cfg.Validator.ValidateResponse(ctx, r, spec.Response{Status: resp.status, Header: resp.header, Body: resp.body})
+	var vs *spec.Violations
+	switch {
+	case err == nil:
+		return nil
+	case errors.As(err, &vs):
+		return &ViolationError{Request: resp.request, Status: resp.status, Violations: vs.List}
+	}
+	return fmt.Errorf("validating the answer to %s: %w", resp.request, err)
+}
+
+// control sends a control API request acting as apiKey ("" for nobody) and
+// decodes its JSON answer into out, which it expects with status want.
+func (cfg Config) control(ctx context.Context, method, path, apiKey string, in, out any, want int) error {
+	var body io.Reader
+	if in != nil {
+		b, err := json.Marshal(in)
+		if err != nil {
+			return err
+		}
+		body = bytes.NewReader(b)
+	}
+	r, err := http.NewRequestWithContext(ctx, method, cfg.controlURL(path), body)
+	if err != nil {
+		return err
+	}
+	r.Header.Set("Content-Type", "application/json")
+	if apiKey != "" {
+		r.Header.Set("x-api-key", apiKey)
+	}
+	resp, err := cfg.do(r)
+	if err != nil {
+		return fmt.Errorf("control API: %w", err)
+	}
+	if resp.status != want {
+		return fmt.Errorf("control API: %s, want %d", resp, want)
+	}
+	if out != nil {
+		if err := json.Unmarshal(resp.body, out); err != nil {
+			return fmt.Errorf("control API: %s: %w", resp, err)
+		}
+	}
+	return nil
+}
+
+// form is a multipart upload under construction: text parts and files, in order.
+type form struct {
+	fields [][2]string
+	files  []formFile
+}
+
+type formFile struct {
+	part string
+	file *file
+}
+
+// set sets a text part, replacing it if present.
+func (f *form) set(name, value string) {
+	for i := range f.fields {
+		if f.fields[i][0] == name {
+			f.fields[i][1] = value
+			return
+		}
+	}
+	f.fields = append(f.fields, [2]string{name, value})
+}
+
+// field returns a text part's value.
+func (f *form) field(name string) (string, bool) {
+	for _, kv := range f.fields {
+		if kv[0] == name {
+			return kv[1], true
+		}
+	}
+	return "", false
+}
+
+// remove drops a text part, or every file of a part.
+func (f *form) remove(name string) {
+	var fields [][2]string
+	for _, kv := range f.fields {
+		if kv[0] != name {
+			fields = append(fields, kv)
+		}
+	}
+	var files []formFile
+	for _, ff := range f.files {
+		if ff.part != name {
+			files = append(files, ff)
+		}
+	}
+	f.fields, f.files = fields, files
+}
+
+// encode writes the form as a multipart body.
+func (f *form) encode() (body []byte, contentType string, err error) {
+	var buf bytes.Buffer
+	mw := multipart.NewWriter(&buf)
+	for _, kv := range f.fields {
+		if err := mw.WriteField(kv[0], kv[1]); err != nil {
+			return nil, "", err
+		}
+	}
+	for _, ff := range f.files {
+		w, err := mw.CreateFormFile(ff.part, ff.file.name)
+		if err != nil {
+			return nil, "", err
+		}
+		if _, err := w.Write(ff.file.content); err != nil {
+			return nil, "", err
+		}
+	}
+	if err := mw.Close(); err != nil {
+		return nil, "", err
+	}
+	return buf.Bytes(), mw.FormDataContentType(), nil
+}

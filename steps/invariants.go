@@ -1,0 +1,282 @@
+package steps
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"maps"
+	"reflect"
+	"slices"
+	"time"
+
+	"github.com/cucumber/godog"
+)
+
+// The rules a client relies on when it shows the list of links. Rules about
+// an album's assets apply where the server lists them: a server may list an
+// album with no assets (and an assetCount of 0) in this operation.
+func (s *scenario) registerInvariants(sc *godog.ScenarioContext) {
+	sc.Step(`^every album that lists its assets counts exactly those assets$`, func() error {
+		return s.eachAlbum(func(al *album) error {
+			if al.AssetCount != len(al.Assets) {
+				return fmt.Errorf("assetCount is %d but %d assets are listed", al.AssetCount, len(al.Assets))
+			}
+			return nil
+		})
+	})
+	sc.Step(`^every album that lists its assets has one of them as its thumbnail$`, func() error {
+		return s.eachAlbum(func(al *album) error {
+			if al.AlbumThumbnailAssetID == nil {
+				return nil // no thumbnail chosen: nothing to judge
+			}
+			for _, a := range al.Assets {
+				if a.ID == *al.AlbumThumbnailAssetID {
+					return nil
+				}
+			}
+			return fmt.Errorf("albumThumbnailAssetId %s is none of its %d assets", *al.AlbumThumbnailAssetID, len(al.Assets))
+		})
+	})
+	sc.Step(`^every album that lists its assets starts at its earliest asset and ends at its latest$`, func() error {
+		return s.eachAlbum(func(al *album) error {
+			if al.StartDate == nil || al.EndDate == nil {
+				return errors.New("an album with assets has no startDate or endDate")
+			}
+			start, err1 := parseTime(*al.StartDate)
+			end, err2 := parseTime(*al.EndDate)
+			if err := errors.Join(err1, err2); err != nil {
+				return err
+			}
+			var first, last time.Time
+			for i, a := range al.Assets {
+				t, err := parseTime(a.FileCreatedAt)
+				if err != nil {
+					return fmt.Errorf("asset %s: fileCreatedAt: %v", a.ID, err)
+				}
+				if i == 0 || t.Before(first) {
+					first = t
+				}
+				if i == 0 || t.After(last) {
+					last = t
+				}
+			}
+			if !start.Equal(first) || !end.Equal(last) {
+				return fmt.Errorf("startDate %s and endDate %s, but its assets were created from %s to %s",
+					*al.StartDate, *al.EndDate, first.Format(time.RFC3339Nano), last.Format(time.RFC3339Nano))
+			}
+			return nil
+		})
+	})
+	sc.Step(`^each link's owner also owns its album and every one of its assets$`, func() error {
+		return s.eachLink(func(l link) error {
+			if l.Album != nil {
+				if l.Album.OwnerID != l.UserID || l.Album.Owner.ID != l.UserID {
+					return fmt.Errorf("link of user %s, album of ownerId %s and owner.id %s", l.UserID, l.Album.OwnerID, l.Album.Owner.ID)
+				}
+			}
+			for _, a := range l.allAssets() {
+				if a.OwnerID != l.UserID {
+					return fmt.Errorf("link of user %s, asset %s of ownerId %s", l.UserID, a.ID, a.OwnerID)
+				}
+				if a.Owner != nil && a.Owner.ID != a.OwnerID {
+					return fmt.Errorf("asset %s: ownerId %s but owner.id %s", a.ID, a.OwnerID, a.Owner.ID)
+				}
+			}
+			return nil
+		})
+	})
+	sc.Step(`^every asset's checksum is a base64-encoded SHA-1 digest$`, func() error {
+		return s.eachLink(func(l link) error {
+			for _, a := range l.allAssets() {
+				if !isSHA1Base64(a.Checksum) {
+					return fmt.Errorf("asset %s: checksum %q is not a base64-encoded SHA-1 (28 characters, 20 bytes)", a.ID, a.Checksum)
+				}
+			}
+			return nil
+		})
+	})
+	sc.Step(`^no two links have the same key or the same id$`, func() error {
+		keys, ids := map[string]string{}, map[string]bool{}
+		return s.eachLink(func(l link) error {
+			if other, ok := keys[l.Key]; ok {
+				return fmt.Errorf("its key is also the key of link %s", other)
+			}
+			if ids[l.ID] {
+				return errors.New("its id appears twice")
+			}
+			keys[l.Key], ids[l.ID] = l.ID, true
+			return nil
+		})
+	})
+	sc.Step(`^every asset that appears more than once appears the same each time$`, s.copiesAgree)
+}
+
+// eachAlbum applies check to every album that lists its assets.
+func (s *scenario) eachAlbum(check func(*album) error) error {
+	return s.eachLink(func(l link) error {
+		if l.Album == nil || len(l.Album.Assets) == 0 {
+			return nil
+		}
+		if err := check(l.Album); err != nil {
+			return fmt.Errorf("album %s: %w", l.Album.ID, err)
+		}
+		return nil
+	})
+}
+
+// copiesAgree compares every copy of an asset in the listing, as JSON. A
+// stack is shown only at the top of it, so it is left out of the comparison.
+func (s *scenario) copiesAgree() error {
+	if _, err := s.listed(); err != nil {
+		return err
+	}
+	var raw []map[string]any
+	if err := json.Unmarshal(s.linksRaw, &raw); err != nil {
+		return err
+	}
+	seen := map[string]map[string]any{}
+	var walk func(path string, assets any) error
+	walk = func(path string, assets any) error {
+		list, _ := assets.([]any)
+		for i, v := range list {
+			a, ok := v.(map[string]any)
+			if !ok {
+				continue
+			}
+			id, _ := a["id"].(string)
+			copyOf := maps.Clone(a)
+			delete(copyOf, "stack")
+			if first, ok := seen[id]; ok && !reflect.DeepEqual(first, copyOf) {
+				return fmt.Errorf("asset %s at %s[%d] differs from an earlier copy in %s", id, path, i, differingKeys(first, copyOf))
+			}
+			seen[id] = copyOf
+			if err := walk(fmt.Sprintf("%s[%d].stack", path, i), a["stack"]); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	for i, l := range raw {
+		if err := walk(fmt.Sprintf("$[%d].assets", i), l["assets"]); err != nil {
+			return err
+		}
+		if al, ok := l["album"].(map[string]any); ok {
+			if err := walk(fmt.Sprintf("$[%d].album.assets", i), al["assets"]); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func differingKeys(a, b map[string]any) []string {
+	var keys []string
+	for k := range a {
+		if !reflect.DeepEqual(a[k], b[k]) {
+			keys = append(keys, k)
+		}
+	}
+	for k := range b {
+		if _, ok := a[k]; !ok {
+			keys = append(keys, k)
+		}
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+func (s *scenario) registerUploadedInLinks(sc *godog.ScenarioContext) {
+	photo := func() (*asset, error) {
+		l, err := s.find(s.link)
+		if err != nil {
+			return nil, err
+		}
+		for _, a := range l.allAssets() {
+			if a.ID == s.firstID {
+				return &a, nil
+			}
+		}
+		return nil, fmt.Errorf("link %s does not hold the uploaded photo %s", l.ID, s.firstID)
+	}
+	sc.Step(`^the link holds that photo$`, func() error {
+		_, err := photo()
+		return err
+	})
+	sc.Step(`^the photo shows the file name "([^"]*)" and the checksum of the bytes I sent$`, func(name string) error {
+		a, err := photo()
+		if err != nil {
+			return err
+		}
+		if a.OriginalFileName != name {
+			return fmt.Errorf("originalFileName is %q, want %q", a.OriginalFileName, name)
+		}
+		if want := s.photo.checksumBase64(); a.Checksum != want {
+			return fmt.Errorf("checksum is %q, want %q (the base64 SHA-1 of the bytes sent)", a.Checksum, want)
+		}
+		if a.ExifInfo != nil && a.ExifInfo.FileSizeInByte != nil && *a.ExifInfo.FileSizeInByte != int64(len(s.photo.content)) {
+			return fmt.Errorf("exifInfo.fileSizeInByte is %d, but %d bytes were sent", *a.ExifInfo.FileSizeInByte, len(s.photo.content))
+		}
+		return nil
+	})
+	sc.Step(`^the photo's EXIF names the camera "([^"]*)" "([^"]*)" and the size of the file$`, func(cameraMake, model string) error {
+		a, err := photo()
+		if err != nil {
+			return err
+		}
+		e := a.ExifInfo
+		if e == nil {
+			return fmt.Errorf("the photo has no exifInfo")
+		}
+		if e.Make == nil || *e.Make != cameraMake || e.Model == nil || *e.Model != model {
+			return fmt.Errorf("exifInfo names the camera %s %s, want %q %q (from the file's EXIF)", strOrNull(e.Make), strOrNull(e.Model), cameraMake, model)
+		}
+		if e.FileSizeInByte == nil || *e.FileSizeInByte != int64(len(s.photo.content)) {
+			return fmt.Errorf("exifInfo.fileSizeInByte is %s, want %d, the bytes sent", intOrNull(e.FileSizeInByte), len(s.photo.content))
+		}
+		return nil
+	})
+	sc.Step(`^the photo is an IMAGE of mine, with the device ids and dates I sent$`, func() error {
+		a, err := photo()
+		if err != nil {
+			return err
+		}
+		if a.Type != "IMAGE" {
+			return fmt.Errorf("type is %q, want IMAGE", a.Type)
+		}
+		if a.OwnerID != s.me.id {
+			return fmt.Errorf("ownerId is %s, want mine, %s", a.OwnerID, s.me.id)
+		}
+		deviceAssetID, _ := s.photoForm.field("deviceAssetId")
+		if a.DeviceAssetID != deviceAssetID || a.DeviceID != deviceID {
+			return fmt.Errorf("deviceAssetId %q and deviceId %q, want %q and %q", a.DeviceAssetID, a.DeviceID, deviceAssetID, deviceID)
+		}
+		for _, d := range []struct{ name, got, want string }{
+			{"fileCreatedAt", a.FileCreatedAt, createdAt},
+			{"fileModifiedAt", a.FileModifiedAt, modifiedAt},
+		} {
+			got, err := parseTime(d.got)
+			if err != nil {
+				return fmt.Errorf("%s: %v", d.name, err)
+			}
+			want, _ := parseTime(d.want)
+			if !got.Equal(want) {
+				return fmt.Errorf("%s is %s, want %s", d.name, d.got, d.want)
+			}
+		}
+		return nil
+	})
+}
+
+func strOrNull(s *string) string {
+	if s == nil {
+		return "null"
+	}
+	return fmt.Sprintf("%q", *s)
+}
+
+func intOrNull(n *int64) string {
+	if n == nil {
+		return "null"
+	}
+	return fmt.Sprint(*n)
+}

@@ -1,0 +1,402 @@
+package steps
+
+import (
+	"bytes"
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"time"
+
+	"github.com/cucumber/godog"
+)
+
+// link, album and asset are the parts of a shared link the harness judges.
+type link struct {
+	ID        string  `json:"id"`
+	Key       string  `json:"key"`
+	Type      string  `json:"type"`
+	UserID    string  `json:"userId"`
+	Album     *album  `json:"album"`
+	Assets    []asset `json:"assets"`
+	ExpiresAt *string `json:"expiresAt"`
+	CreatedAt string  `json:"createdAt"`
+}
+
+type album struct {
+	ID                    string  `json:"id"`
+	AlbumThumbnailAssetID *string `json:"albumThumbnailAssetId"`
+	AssetCount            int     `json:"assetCount"`
+	Assets                []asset `json:"assets"`
+	OwnerID               string  `json:"ownerId"`
+	Owner                 struct {
+		ID string `json:"id"`
+	} `json:"owner"`
+	StartDate *string `json:"startDate"`
+	EndDate   *string `json:"endDate"`
+}
+
+type asset struct {
+	ID               string  `json:"id"`
+	Checksum         string  `json:"checksum"`
+	DeviceAssetID    string  `json:"deviceAssetId"`
+	DeviceID         string  `json:"deviceId"`
+	OwnerID          string  `json:"ownerId"`
+	OriginalFileName string  `json:"originalFileName"`
+	Type             string  `json:"type"`
+	FileCreatedAt    string  `json:"fileCreatedAt"`
+	FileModifiedAt   string  `json:"fileModifiedAt"`
+	LivePhotoVideoID *string `json:"livePhotoVideoId"`
+	Owner            *struct {
+		ID string `json:"id"`
+	} `json:"owner"`
+	ExifInfo *struct {
+		FileSizeInByte *int64  `json:"fileSizeInByte"`
+		Make           *string `json:"make"`
+		Model          *string `json:"model"`
+	} `json:"exifInfo"`
+}
+
+// allAssets is every asset of a link: its own and its album's.
+func (l *link) allAssets() []asset {
+	out := append([]asset(nil), l.Assets...)
+	if l.Album != nil {
+		out = append(out, l.Album.Assets...)
+	}
+	return out
+}
+
+func parseTime(v string) (time.Time, error) { return time.Parse(time.RFC3339Nano, v) }
+
+// makeLink makes a shared link through the control API, acting as u.
+func (s *scenario) makeLink(ctx context.Context, u *user, req map[string]any) (*link, error) {
+	var l link
+	if err := s.cfg.control(ctx, http.MethodPost, "/shared-links", u.apiKey, req, &l, http.StatusCreated); err != nil {
+		return nil, err
+	}
+	if l.Key == "" || l.UserID == "" {
+		return nil, fmt.Errorf("control API: the new link has no key or userId")
+	}
+	u.id = l.UserID
+	s.link = &l
+	return &l, nil
+}
+
+func (s *scenario) shareAlbum(ctx context.Context, u *user, which string, assetIDs ...string) (*link, error) {
+	req := map[string]any{"type": "ALBUM", "albumName": "Conformance " + randomHex(4), "assetIds": assetIDs}
+	switch which {
+	case "", " that does not allow uploads":
+		req["allowUpload"] = false
+	case " that allows uploads":
+		req["allowUpload"] = true
+	case " that allows uploads but has expired":
+		req["allowUpload"] = true
+		req["expiresAt"] = time.Now().Add(-24 * time.Hour).UTC().Format("2006-01-02T15:04:05.000Z")
+	}
+	return s.makeLink(ctx, u, req)
+}
+
+// list lists the shared links of creds, keeping the answer.
+func (s *scenario) list(ctx context.Context, who *user, creds credentials) ([]link, error) {
+	resp, err := s.cfg.send(ctx, apiRequest{method: http.MethodGet, path: "/shared-links", creds: creds})
+	if resp != nil {
+		s.last, s.lastBy = resp, who
+	}
+	if err != nil || resp.status != http.StatusOK {
+		return nil, err
+	}
+	var links []link
+	if err := json.Unmarshal(resp.body, &links); err != nil {
+		return nil, fmt.Errorf("the list of shared links cannot be read: %v", err)
+	}
+	s.linksRaw = resp.body
+	return links, nil
+}
+
+// listed is the last list of my links; a step that judges it needs one.
+func (s *scenario) listed() ([]link, error) {
+	if s.links == nil {
+		if s.last != nil {
+			return nil, fmt.Errorf("no list of links was received: %s", s.last)
+		}
+		return nil, fmt.Errorf("no list of links was received")
+	}
+	return s.links, nil
+}
+
+func (s *scenario) registerLinks(sc *godog.ScenarioContext) {
+	sc.Step(`^I have shared an album( that allows uploads| that does not allow uploads| that allows uploads but has expired)?$`,
+		func(ctx context.Context, which string) error {
+			l, err := s.shareAlbum(ctx, s.me, which)
+			s.albumLink = l
+			return err
+		})
+	sc.Step(`^I have shared a new photo on its own$`, func(ctx context.Context) error {
+		if err := s.uploadNew(ctx, defaultName, nil); err != nil {
+			return err
+		}
+		if err := s.acceptedAsNew(); err != nil {
+			return err
+		}
+		id, _, _ := s.decodeUpload(http.StatusCreated)
+		l, err := s.makeLink(ctx, s.me, map[string]any{"type": "INDIVIDUAL", "assetIds": []string{id}})
+		s.photoLink = l
+		return err
+	})
+	sc.Step(`^I have shared that photo (on its own|in an album)$`, func(ctx context.Context, how string) error {
+		if s.firstID == "" {
+			return fmt.Errorf("no photo was uploaded earlier in the scenario")
+		}
+		if how == "in an album" {
+			_, err := s.shareAlbum(ctx, s.me, "", s.firstID)
+			return err
+		}
+		_, err := s.makeLink(ctx, s.me, map[string]any{"type": "INDIVIDUAL", "assetIds": []string{s.firstID}})
+		return err
+	})
+	sc.Step(`^the other user has shared an album$`, func(ctx context.Context) error {
+		other, err := s.otherUser(ctx)
+		if err != nil {
+			return err
+		}
+		mine := s.link
+		s.otherLink, err = s.shareAlbum(ctx, other, "")
+		s.link = mine
+		return err
+	})
+	sc.Step(`^a new user who has no shared links$`, func(ctx context.Context) error {
+		u, err := s.newUser(ctx)
+		s.fresh = u
+		return err
+	})
+
+	sc.Step(`^I list my shared links$`, func(ctx context.Context) (err error) {
+		s.links, err = s.list(ctx, s.me, s.creds)
+		return err
+	})
+	sc.Step(`^the other user lists their shared links$`, func(ctx context.Context) error {
+		other, err := s.otherUser(ctx)
+		if err != nil {
+			return err
+		}
+		s.otherLinks, err = s.list(ctx, other, credentials{apiKey: other.apiKey})
+		if err == nil && s.otherLinks == nil {
+			return fmt.Errorf("the other user's links could not be listed: %s", s.last)
+		}
+		return err
+	})
+	sc.Step(`^they list their shared links$`, func(ctx context.Context) (err error) {
+		if s.fresh == nil {
+			return fmt.Errorf("no new user was made earlier in the scenario")
+		}
+		s.links, err = s.list(ctx, s.fresh, credentials{apiKey: s.fresh.apiKey})
+		return err
+	})
+	sc.Step(`^the shared links I have$`, func(ctx context.Context) (err error) {
+		s.links, err = s.list(ctx, s.me, credentials{apiKey: s.me.apiKey})
+		if err != nil {
+			return err
+		}
+		if s.links == nil {
+			return fmt.Errorf("want my shared links, got: %s", s.last)
+		}
+		if len(s.links) == 0 {
+			return skip("the user has no shared links to judge")
+		}
+		return nil
+	})
+
+	sc.Step(`^the links are in order of creation, newest first$`, s.newestFirst)
+	sc.Step(`^every album link carries its album$`, func() error {
+		return s.eachLink(func(l link) error {
+			if l.Type == "ALBUM" && l.Album == nil {
+				return errors.New("an ALBUM link without its album")
+			}
+			return nil
+		})
+	})
+	sc.Step(`^every individual link carries no album and at least one asset$`, func() error {
+		return s.eachLink(func(l link) error {
+			if l.Type != "INDIVIDUAL" {
+				return nil
+			}
+			if l.Album != nil {
+				return errors.New("an INDIVIDUAL link with an album")
+			}
+			if len(l.Assets) == 0 {
+				return errors.New("an INDIVIDUAL link without assets")
+			}
+			return nil
+		})
+	})
+	sc.Step(`^the photo's link comes before the album's$`, func() error {
+		if s.photoLink == nil || s.albumLink == nil {
+			return fmt.Errorf("the scenario has not made a photo link and an album link")
+		}
+		links, err := s.listed()
+		if err != nil {
+			return err
+		}
+		photo, album := -1, -1
+		for i, l := range links {
+			switch l.ID {
+			case s.photoLink.ID:
+				photo = i
+			case s.albumLink.ID:
+				album = i
+			}
+		}
+		if photo < 0 || album < 0 || photo > album {
+			return fmt.Errorf("want the photo's link %s before the album's %s, found them at $[%d] and $[%d] of %d",
+				s.photoLink.ID, s.albumLink.ID, photo, album, len(links))
+		}
+		return nil
+	})
+	sc.Step(`^the list holds that link$`, func() error {
+		_, err := s.find(s.link)
+		return err
+	})
+	sc.Step(`^that link still holds no assets$`, func() error {
+		l, err := s.find(s.link)
+		if err != nil {
+			return err
+		}
+		if n := len(l.allAssets()); n > 0 || (l.Album != nil && l.Album.AssetCount > 0) {
+			return fmt.Errorf("link %s holds %d assets now", l.ID, n)
+		}
+		return nil
+	})
+	sc.Step(`^that link's expiry date has passed$`, func() error {
+		l, err := s.find(s.link)
+		if err != nil {
+			return err
+		}
+		if l.ExpiresAt == nil {
+			return fmt.Errorf("link %s has no expiry date", l.ID)
+		}
+		t, err := parseTime(*l.ExpiresAt)
+		if err != nil {
+			return fmt.Errorf("link %s: expiresAt: %v", l.ID, err)
+		}
+		if !t.Before(time.Now()) {
+			return fmt.Errorf("link %s expires at %s, which has not passed", l.ID, *l.ExpiresAt)
+		}
+		return nil
+	})
+	sc.Step(`^the list holds my link and not the other user's$`, func() error {
+		if _, err := s.find(s.albumLink); err != nil {
+			return err
+		}
+		if s.otherLink == nil {
+			return fmt.Errorf("the other user has made no link")
+		}
+		for _, l := range s.links {
+			if l.ID == s.otherLink.ID {
+				return fmt.Errorf("my list holds the other user's link %s", l.ID)
+			}
+		}
+		return nil
+	})
+	sc.Step(`^every link in the list is mine$`, func() error {
+		if s.me.id == "" {
+			return fmt.Errorf("my user id is not known: no link of mine was made")
+		}
+		return s.eachLink(func(l link) error {
+			if l.UserID != s.me.id {
+				return fmt.Errorf("a link of user %s, not mine (%s)", l.UserID, s.me.id)
+			}
+			return nil
+		})
+	})
+	sc.Step(`^no link is in both lists$`, func() error {
+		mine := map[string]bool{}
+		for _, l := range s.links {
+			mine[l.ID] = true
+		}
+		for _, l := range s.otherLinks {
+			if mine[l.ID] {
+				return fmt.Errorf("link %s is in both users' lists", l.ID)
+			}
+		}
+		return nil
+	})
+	sc.Step(`^within each list every link has the same owner$`, func() error {
+		for _, list := range [][]link{s.links, s.otherLinks} {
+			for _, l := range list {
+				if l.UserID != list[0].UserID {
+					return fmt.Errorf("one list holds links of user %s and of user %s", list[0].UserID, l.UserID)
+				}
+			}
+		}
+		return nil
+	})
+	sc.Step(`^the list is empty$`, func() error {
+		if s.last == nil || s.last.status != http.StatusOK {
+			return fmt.Errorf("want an empty list, got: %v", s.last)
+		}
+		if !bytes.Equal(bytes.TrimSpace(s.last.body), []byte("[]")) {
+			return fmt.Errorf("want [], got: %s", s.last)
+		}
+		return nil
+	})
+	s.registerInvariants(sc)
+	s.registerUploadedInLinks(sc)
+}
+
+// eachLink applies check to every listed link and reports the first failure.
+func (s *scenario) eachLink(check func(link) error) error {
+	links, err := s.listed()
+	if err != nil {
+		return err
+	}
+	for i, l := range links {
+		if err := check(l); err != nil {
+			return fmt.Errorf("link $[%d] (%s): %w", i, l.ID, err)
+		}
+	}
+	return nil
+}
+
+func (s *scenario) find(want *link) (*link, error) {
+	if want == nil {
+		return nil, fmt.Errorf("no link was made earlier in the scenario")
+	}
+	links, err := s.listed()
+	if err != nil {
+		return nil, err
+	}
+	for i := range links {
+		if links[i].ID == want.ID {
+			return &links[i], nil
+		}
+	}
+	return nil, fmt.Errorf("the list of %d links does not hold link %s", len(links), want.ID)
+}
+
+func (s *scenario) newestFirst() error {
+	links, err := s.listed()
+	if err != nil {
+		return err
+	}
+	var prev time.Time
+	for i, l := range links {
+		t, err := parseTime(l.CreatedAt)
+		if err != nil {
+			return fmt.Errorf("link $[%d]: createdAt: %v", i, err)
+		}
+		if i > 0 && t.After(prev) {
+			return fmt.Errorf("link $[%d] was created at %s, after the link before it ($[%d], %s): the list is not newest first",
+				i, l.CreatedAt, i-1, links[i-1].CreatedAt)
+		}
+		prev = t
+	}
+	return nil
+}
+
+// isSHA1Base64 says whether v is a SHA-1 digest in standard base64.
+func isSHA1Base64(v string) bool {
+	b, err := base64.StdEncoding.DecodeString(v)
+	return err == nil && len(b) == 20
+}

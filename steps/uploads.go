@@ -1,0 +1,433 @@
+package steps
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"regexp"
+	"strings"
+	"sync"
+
+	"github.com/cucumber/godog"
+)
+
+// The metadata of every upload, unless a scenario says otherwise.
+const (
+	deviceID    = "mediaspec-conformance"
+	createdAt   = "2024-05-30T10:00:00.000Z"
+	modifiedAt  = "2024-05-30T10:05:00.000Z"
+	defaultName = "IMG_4021.JPG"
+)
+
+var uuidPattern = regexp.MustCompile(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`)
+
+// uploadForm is the form a device sends for f: every required part, as a
+// phone would fill it.
+func uploadForm(f *file) form {
+	return form{
+		fields: [][2]string{
+			{"deviceAssetId", f.name + "-" + randomHex(4)},
+			{"deviceId", deviceID},
+			{"fileCreatedAt", createdAt},
+			{"fileModifiedAt", modifiedAt},
+		},
+		files: []formFile{{part: "assetData", file: f}},
+	}
+}
+
+// uploadResult is the body of a successful upload.
+type uploadResult struct {
+	ID        *string `json:"id"`
+	Duplicate *bool   `json:"duplicate"`
+}
+
+// upload sends f as the user of creds, with the checksum header if not "".
+func (s *scenario) upload(ctx context.Context, creds credentials, f form, checksum string) (*response, error) {
+	body, contentType, err := f.encode()
+	if err != nil {
+		return nil, err
+	}
+	ar := apiRequest{method: http.MethodPost, path: "/asset/upload", creds: creds, contentType: contentType, body: body}
+	if checksum != "" {
+		ar.header = http.Header{}
+		ar.header.Set(s.cfg.ChecksumHeader, checksum)
+	}
+	return s.cfg.send(ctx, ar)
+}
+
+// uploadAs sends the form as the scenario's current credentials and keeps the answer.
+func (s *scenario) uploadAs(ctx context.Context, who *user, creds credentials, f form, checksum string) error {
+	resp, err := s.upload(ctx, creds, f, checksum)
+	if resp != nil {
+		s.last, s.lastBy = resp, who
+	}
+	return err
+}
+
+// uploadNew uploads a new file of that name with the current credentials.
+func (s *scenario) uploadNew(ctx context.Context, name string, change func(*form)) error {
+	s.photo = newFile(name)
+	s.photoForm = uploadForm(s.photo)
+	if change != nil {
+		change(&s.photoForm)
+	}
+	return s.uploadAs(ctx, s.me, s.creds, s.photoForm, "")
+}
+
+// decodeUpload reads the answer to an upload, which must have status want.
+func (s *scenario) decodeUpload(want int) (id string, duplicate bool, err error) {
+	if s.last == nil {
+		return "", false, fmt.Errorf("no request was sent")
+	}
+	if s.last.status != want {
+		return "", false, fmt.Errorf("want status %d, got: %s", want, s.last)
+	}
+	var res uploadResult
+	if err := json.Unmarshal(s.last.body, &res); err != nil {
+		return "", false, fmt.Errorf("the answer is not an upload result: %v: %s", err, s.last)
+	}
+	if res.ID == nil || *res.ID == "" || res.Duplicate == nil {
+		return "", false, fmt.Errorf("the answer lacks its id or duplicate flag: %s", s.last)
+	}
+	return *res.ID, *res.Duplicate, nil
+}
+
+func (s *scenario) registerUploads(sc *godog.ScenarioContext) {
+	sc.Step(`^I upload a new (?:photo|file|video) "([^"]*)"$`, func(ctx context.Context, name string) error {
+		return s.uploadNew(ctx, name, nil)
+	})
+	sc.Step(`^I have uploaded a new photo "([^"]*)"$`, func(ctx context.Context, name string) error {
+		if err := s.uploadNew(ctx, name, nil); err != nil {
+			return err
+		}
+		return s.acceptedAsNew()
+	})
+	sc.Step(`^I upload a new live photo "([^"]*)" with its video "([^"]*)"$`, func(ctx context.Context, name, video string) error {
+		s.liveVideo = newFile(video)
+		return s.uploadNew(ctx, name, func(f *form) {
+			f.files = append(f.files, formFile{part: "livePhotoData", file: s.liveVideo})
+		})
+	})
+	sc.Step(`^I upload a new photo "([^"]*)" with the sidecar "([^"]*)"$`, func(ctx context.Context, name, sidecar string) error {
+		return s.uploadNew(ctx, name, func(f *form) {
+			f.files = append(f.files, formFile{part: "sidecarData", file: newFile(sidecar)})
+		})
+	})
+	sc.Step(`^I upload a new photo "([^"]*)" with "([^"]*)" set to "([^"]*)"$`, func(ctx context.Context, name, part, value string) error {
+		return s.uploadNew(ctx, name, func(f *form) { f.set(part, value) })
+	})
+	sc.Step(`^I upload a new photo without the "([^"]*)" part$`, func(ctx context.Context, part string) error {
+		return s.uploadNew(ctx, defaultName, func(f *form) { f.remove(part) })
+	})
+	sc.Step(`^I upload a new photo without the "([^"]*)" and "([^"]*)" parts and with "([^"]*)" set to "([^"]*)"$`,
+		func(ctx context.Context, a, b, part, value string) error {
+			return s.uploadNew(ctx, defaultName, func(f *form) {
+				f.remove(a)
+				f.remove(b)
+				f.set(part, value)
+			})
+		})
+	sc.Step(`^I upload only the sidecar "([^"]*)"$`, func(ctx context.Context, sidecar string) error {
+		return s.uploadNew(ctx, defaultName, func(f *form) {
+			f.files = []formFile{{part: "sidecarData", file: newFile(sidecar)}}
+		})
+	})
+	sc.Step(`^I upload a new photo whose "([^"]*)" is the file "([^"]*)"$`, func(ctx context.Context, part, name string) error {
+		return s.uploadNew(ctx, defaultName, func(f *form) {
+			f.remove(part)
+			f.files = append(f.files, formFile{part: part, file: newFile(name)})
+		})
+	})
+	sc.Step(`^I upload a new photo "([^"]*)" with one more file "([^"]*)" as "([^"]*)"$`, func(ctx context.Context, name, other, part string) error {
+		return s.uploadNew(ctx, name, func(f *form) {
+			f.files = append(f.files, formFile{part: part, file: newFile(other)})
+		})
+	})
+	sc.Step(`^I upload the same photo again$`, func(ctx context.Context) error {
+		if s.photo == nil {
+			return fmt.Errorf("no photo was uploaded earlier in the scenario")
+		}
+		return s.uploadAs(ctx, s.me, s.creds, uploadForm(s.photo), "")
+	})
+	sc.Step(`^I upload the same bytes again as "([^"]*)" from another device$`, func(ctx context.Context, name string) error {
+		if s.photo == nil {
+			return fmt.Errorf("no photo was uploaded earlier in the scenario")
+		}
+		f := uploadForm(&file{name: name, content: s.photo.content})
+		f.set("deviceId", deviceID+"-other-device")
+		f.set("fileCreatedAt", "2023-01-02T03:04:05.000Z")
+		f.set("fileModifiedAt", "2023-01-02T03:04:05.000Z")
+		return s.uploadAs(ctx, s.me, s.creds, f, "")
+	})
+	sc.Step(`^I announce that photo's checksum in (base64|hex) and send no file$`, func(ctx context.Context, encoding string) error {
+		if s.photo == nil {
+			return fmt.Errorf("no photo was uploaded earlier in the scenario")
+		}
+		sum := s.photo.checksumBase64()
+		if encoding == "hex" {
+			sum = s.photo.checksumHex()
+		}
+		f := uploadForm(s.photo)
+		f.files = nil
+		return s.uploadAs(ctx, s.me, s.creds, f, sum)
+	})
+	sc.Step(`^I have another new photo "([^"]*)" that the server has never seen$`, func(name string) {
+		s.otherPhoto = newFile(name)
+	})
+	sc.Step(`^I upload the other photo, announcing the first photo's checksum$`, func(ctx context.Context) error {
+		if s.photo == nil || s.otherPhoto == nil {
+			return fmt.Errorf("the scenario has not got two photos")
+		}
+		return s.uploadAs(ctx, s.me, s.creds, uploadForm(s.otherPhoto), s.photo.checksumBase64())
+	})
+	sc.Step(`^I upload the other photo again, without announcing a checksum$`, func(ctx context.Context) error {
+		if s.otherPhoto == nil {
+			return fmt.Errorf("the scenario has no other photo")
+		}
+		return s.uploadAs(ctx, s.me, s.creds, uploadForm(s.otherPhoto), "")
+	})
+	sc.Step(`^I upload a new photo "([^"]*)" announcing (?:the checksum of other bytes|the checksum "([^"]*)")$`, func(ctx context.Context, name, checksum string) error {
+		if checksum == "" {
+			checksum = randomChecksum()
+		}
+		s.photo = newFile(name)
+		s.photoForm = uploadForm(s.photo)
+		return s.uploadAs(ctx, s.me, s.creds, s.photoForm, checksum)
+	})
+	sc.Step(`^the other user uploads the same photo(?: again)?$`, func(ctx context.Context) error {
+		if s.photo == nil {
+			return fmt.Errorf("no photo was uploaded earlier in the scenario")
+		}
+		other, err := s.otherUser(ctx)
+		if err != nil {
+			return err
+		}
+		return s.uploadAs(ctx, other, credentials{apiKey: other.apiKey}, uploadForm(s.photo), "")
+	})
+	sc.Step(`^I upload the same new photo "([^"]*)" (\d+) times at once$`, s.race)
+	sc.Step(`^a new upload is accepted as new$`, func(ctx context.Context) error {
+		if err := s.uploadNew(ctx, defaultName, nil); err != nil {
+			return err
+		}
+		return s.acceptedAsNew()
+	})
+
+	sc.Step(`^the upload is accepted as new$`, s.acceptedAsNew)
+	sc.Step(`^the still's live photo video is a VIDEO with the checksum of the video I sent$`, s.liveVideoKept)
+	sc.Step(`^the answer's id is a UUID$`, func() error {
+		if s.last == nil {
+			return fmt.Errorf("no request was sent")
+		}
+		id, _, err := s.decodeUpload(s.last.status)
+		if err != nil {
+			return err
+		}
+		if !uuidPattern.MatchString(id) {
+			return fmt.Errorf("id %q is not a UUID", id)
+		}
+		return nil
+	})
+	sc.Step(`^the upload is recognised as a duplicate of the first$`, func() error {
+		return s.duplicateOf(s.firstID, "my first upload")
+	})
+	sc.Step(`^the upload is recognised as a duplicate of the other user's$`, func() error {
+		return s.duplicateOf(s.otherID, "the other user's first upload")
+	})
+	sc.Step(`^the upload is refused with status (\d+) and the messages "([^"]*)"$`, func(status int, messages string) error {
+		return s.refused(status, strings.Split(messages, "; "))
+	})
+	sc.Step(`^the request is refused with status (\d+) and the message "([^"]*)"$`, func(status int, message string) error {
+		return s.refused(status, []string{message})
+	})
+	sc.Step(`^the request is refused with a client error$`, func() error {
+		if s.last == nil {
+			return fmt.Errorf("no request was sent")
+		}
+		if s.last.status < 400 || s.last.status > 499 {
+			return fmt.Errorf("want a 4xx status, got: %s", s.last)
+		}
+		return nil
+	})
+	sc.Step(`^the request succeeds$`, func() error {
+		if s.last == nil {
+			return fmt.Errorf("no request was sent")
+		}
+		if s.last.status < 200 || s.last.status > 299 {
+			return fmt.Errorf("want a 2xx status, got: %s", s.last)
+		}
+		return nil
+	})
+	sc.Step(`^exactly one of them is accepted as new and the others are duplicates of it$`, s.oneOfRaceIsNew)
+}
+
+// acceptedAsNew checks that the last upload created an asset, and
+// remembers its id as the first of its uploader.
+func (s *scenario) acceptedAsNew() error {
+	id, dup, err := s.decodeUpload(http.StatusCreated)
+	if err != nil {
+		return err
+	}
+	if dup {
+		return fmt.Errorf("a new asset must not be a duplicate: %s", s.last)
+	}
+	switch {
+	case s.lastBy == s.other && s.other != nil:
+		if id == s.firstID {
+			return fmt.Errorf("the other user's asset got my asset's id %s", id)
+		}
+		if s.otherID == "" {
+			s.otherID = id
+		}
+	case s.firstID == "":
+		s.firstID = id
+	case id == s.firstID:
+		return fmt.Errorf("a new asset got the id of an earlier one, %s", id)
+	}
+	return nil
+}
+
+func (s *scenario) duplicateOf(id, what string) error {
+	if id == "" {
+		return fmt.Errorf("no upload was accepted earlier in the scenario")
+	}
+	got, dup, err := s.decodeUpload(http.StatusOK)
+	if err != nil {
+		return err
+	}
+	if !dup {
+		return fmt.Errorf("want duplicate: true: %s", s.last)
+	}
+	if got != id {
+		return fmt.Errorf("the duplicate's id is %s, want %s (%s)", got, id, what)
+	}
+	return nil
+}
+
+// errorBody is the JSON of an error; a server may leave out its "error".
+type errorBody struct {
+	Message    json.RawMessage `json:"message"`
+	StatusCode int             `json:"statusCode"`
+}
+
+// refused checks the status and the message of an error answer: the
+// message may be a string or a list of strings.
+func (s *scenario) refused(status int, want []string) error {
+	if s.last == nil {
+		return fmt.Errorf("no request was sent")
+	}
+	if s.last.status != status {
+		return fmt.Errorf("want status %d, got: %s", status, s.last)
+	}
+	var e errorBody
+	if err := json.Unmarshal(s.last.body, &e); err != nil {
+		return fmt.Errorf("the error is not JSON: %v: %s", err, s.last)
+	}
+	var got []string
+	var one string
+	if err := json.Unmarshal(e.Message, &one); err == nil {
+		got = []string{one}
+	} else if err := json.Unmarshal(e.Message, &got); err != nil {
+		return fmt.Errorf("the error's message is neither a string nor a list of strings: %s", s.last)
+	}
+	if !slicesEqual(got, want) {
+		return fmt.Errorf("want the message %q, got %q", strings.Join(want, "; "), strings.Join(got, "; "))
+	}
+	if e.StatusCode != status {
+		return fmt.Errorf("the error's statusCode is %d, not the status %d", e.StatusCode, status)
+	}
+	return nil
+}
+
+func slicesEqual(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// race uploads the same new bytes n times at once.
+func (s *scenario) race(ctx context.Context, name string, n int) error {
+	s.photo = newFile(name)
+	s.races = make([]*response, n)
+	errs := make([]error, n)
+	start := make(chan struct{})
+	var wg sync.WaitGroup
+	for i := range n {
+		f := uploadForm(s.photo)
+		wg.Go(func() {
+			<-start
+			s.races[i], errs[i] = s.upload(ctx, s.creds, f, "")
+		})
+	}
+	close(start)
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (s *scenario) oneOfRaceIsNew() error {
+	var created []string
+	ids := map[string]int{}
+	for _, r := range s.races {
+		var res uploadResult
+		if err := json.Unmarshal(r.body, &res); err != nil || res.ID == nil || res.Duplicate == nil {
+			return fmt.Errorf("not an upload result: %s", r)
+		}
+		switch {
+		case r.status == http.StatusCreated && !*res.Duplicate:
+			created = append(created, *res.ID)
+		case r.status == http.StatusOK && *res.Duplicate:
+		default:
+			return fmt.Errorf("neither new nor a duplicate: %s", r)
+		}
+		ids[*res.ID]++
+	}
+	if len(created) != 1 {
+		return fmt.Errorf("%d of %d identical uploads created an asset (%v), want exactly 1", len(created), len(s.races), created)
+	}
+	if ids[created[0]] != len(s.races) {
+		return fmt.Errorf("the duplicates do not all name the one new asset %s: ids %v", created[0], ids)
+	}
+	return nil
+}
+
+// liveVideoKept finds the last upload and its live photo video among the
+// user's assets, through the control API.
+func (s *scenario) liveVideoKept(ctx context.Context) error {
+	if s.firstID == "" || s.liveVideo == nil {
+		return fmt.Errorf("no live photo was uploaded earlier in the scenario")
+	}
+	var assets []asset
+	if err := s.cfg.control(ctx, http.MethodGet, "/assets", s.me.apiKey, nil, &assets, http.StatusOK); err != nil {
+		return err
+	}
+	byID := map[string]asset{}
+	for _, a := range assets {
+		byID[a.ID] = a
+	}
+	still, ok := byID[s.firstID]
+	if !ok {
+		return fmt.Errorf("my assets do not hold the still %s", s.firstID)
+	}
+	if still.LivePhotoVideoID == nil {
+		return fmt.Errorf("the still %s has no livePhotoVideoId", still.ID)
+	}
+	video, ok := byID[*still.LivePhotoVideoID]
+	if !ok {
+		return fmt.Errorf("the still's livePhotoVideoId %s is none of my assets", *still.LivePhotoVideoID)
+	}
+	if video.Type != "VIDEO" || video.Checksum != s.liveVideo.checksumBase64() {
+		return fmt.Errorf("the live photo video is a %s of checksum %s, want a VIDEO of checksum %s", video.Type, video.Checksum, s.liveVideo.checksumBase64())
+	}
+	return nil
+}
