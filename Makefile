@@ -37,6 +37,44 @@ lint: ## gofmt, go vet and staticcheck.
 bench: ## Run the benchmarks (BENCHTIME, BENCHCOUNT to tune).
 	$(GO) test -run '^$$' -bench . -benchmem -benchtime $(BENCHTIME) -count $(BENCHCOUNT) ./...
 
+# make compare: Stoplight Prism, the mock server people use for OpenAPI documents, pinned to one
+# version and installed with npm into a cache folder outside the repo. Prism ignores the /api
+# prefix of the document's server, so it serves a copy of spec/openapi.yaml whose paths carry
+# /api (scripts/perf writes it); both servers then answer the same URLs. The same load (list,
+# then upload, each after a warm-up) runs against Prism and then against mediaspec serve, and
+# the table shows both and the ratios. scripts/perf stops both servers at the end, on an error
+# and on Ctrl-C; the trap removes the temporary folder.
+PRISM_VERSION       := 5.16.0
+PRISM_DIR           ?= $(HOME)/.cache/mediaspec/prism-$(PRISM_VERSION)
+COMPARE_DURATION    ?= 10s
+COMPARE_CONCURRENCY ?= 16
+COMPARE_UPLOAD_SIZE ?= 102400
+SOAK_DURATION       ?= 60s
+
+.PHONY: compare
+compare: ## Load Prism (pinned, cached in ~/.cache) and mediaspec serve alike, print both and the ratios (COMPARE_DURATION=10s).
+	@if [ "$$($(PRISM_DIR)/node_modules/.bin/prism --version 2>/dev/null)" != "$(PRISM_VERSION)" ]; then \
+		echo "Installing @stoplight/prism-cli@$(PRISM_VERSION) into $(PRISM_DIR)"; \
+		mkdir -p "$(PRISM_DIR)" && \
+		npm install --prefix "$(PRISM_DIR)" --save-exact --no-audit --no-fund --loglevel=error @stoplight/prism-cli@$(PRISM_VERSION); \
+	fi
+	@tmp="$$(mktemp -d)" && trap 'rm -rf "$$tmp"' EXIT INT TERM && \
+	$(GO) build -o "$$tmp/mediaspec" ./cmd/mediaspec && $(GO) build -o "$$tmp/perf" ./scripts/perf && \
+	"$$tmp/perf" compare --mediaspec "$$tmp/mediaspec" --workdir "$$tmp" \
+		--prism "$(PRISM_DIR)/node_modules/.bin/prism" --prism-version $(PRISM_VERSION) \
+		--duration $(COMPARE_DURATION) --concurrency $(COMPARE_CONCURRENCY) --upload-size $(COMPARE_UPLOAD_SIZE)
+
+# make soak: after a warm-up, list-only load (the RSS must not grow), then SOAK_DURATION of
+# mixed load (4 lists : 1 upload) with the RSS read from /proc every 2 s. Uploads add assets to
+# the in-memory store (about 1 KiB of live heap each), so there the RSS may grow with them: at
+# most 4 KiB of RSS per stored asset (Go lets the heap reach twice the live data), fitted over
+# every sample, and 8 MiB more in all for GC timing. It fails on more, and on any request error.
+.PHONY: soak
+soak: ## Run mixed load on mediaspec serve for SOAK_DURATION (60s) and check that its memory stays flat.
+	@tmp="$$(mktemp -d)" && trap 'rm -rf "$$tmp"' EXIT INT TERM && \
+	$(GO) build -o "$$tmp/mediaspec" ./cmd/mediaspec && $(GO) build -o "$$tmp/perf" ./scripts/perf && \
+	"$$tmp/perf" soak --mediaspec "$$tmp/mediaspec" --workdir "$$tmp" --duration $(SOAK_DURATION)
+
 .PHONY: conformance
 conformance: ## Run the conformance features against the built-in mock (ARGS="--target URL ..." for another server).
 	$(GO) run ./cmd/mediaspec check $(ARGS)

@@ -39,6 +39,7 @@ Usage:
   mediaspec spec [--json]    print the OpenAPI document
   mediaspec fixtures [flags] write a generated dataset as JSON, for serve --fixtures
   mediaspec check [flags]    run the conformance features against a server, or the built-in mock (mediaspec check -h)
+  mediaspec load [flags]     send load to a server of the API and report its speed (mediaspec load -h)
 `
 
 // run runs the command line args; it is main without the process around it.
@@ -56,6 +57,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return runFixtures(args[1:], stdout, stderr)
 	case "check":
 		return runCheck(ctx, args[1:], stdout, stderr)
+	case "load":
+		return runLoad(ctx, args[1:], stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return nil

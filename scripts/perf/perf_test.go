@@ -1,0 +1,117 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"os/exec"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/mediaspec/mediaspec/load"
+	"github.com/mediaspec/mediaspec/spec"
+)
+
+func TestPrismDocument(t *testing.T) {
+	out, err := prismDocument(spec.JSON())
+	require.NoError(t, err)
+	var doc struct {
+		OpenAPI string                     `json:"openapi"`
+		Servers []map[string]string        `json:"servers"`
+		Paths   map[string]json.RawMessage `json:"paths"`
+	}
+	require.NoError(t, json.Unmarshal(out, &doc))
+	assert.Equal(t, []map[string]string{{"url": "/"}}, doc.Servers)
+	assert.Contains(t, doc.Paths, "/api/asset/upload")
+	assert.Contains(t, doc.Paths, "/api/shared-links")
+	assert.NotContains(t, doc.Paths, "/shared-links")
+	assert.NotEmpty(t, doc.OpenAPI)
+
+	var orig struct {
+		Paths map[string]json.RawMessage `json:"paths"`
+	}
+	require.NoError(t, json.Unmarshal(spec.JSON(), &orig))
+	assert.Len(t, doc.Paths, len(orig.Paths))
+	assert.JSONEq(t, string(orig.Paths["/shared-links"]), string(doc.Paths["/api/shared-links"]), "operations are moved unchanged")
+}
+
+func TestPrismDocumentNeedsOneServer(t *testing.T) {
+	_, err := prismDocument([]byte(`{"paths":{},"servers":[]}`))
+	assert.ErrorContains(t, err, "one server")
+}
+
+func TestStopEndsTheProcessGroup(t *testing.T) {
+	dir := t.TempDir()
+	// A shell whose child would outlive a plain kill of the shell.
+	p, err := startProcess("sleeper", dir, "sh", "-c", "sleep 60 & echo started; wait")
+	require.NoError(t, err)
+	require.Eventually(t, func() bool { return p.logTail() == "started" }, 5*time.Second, 10*time.Millisecond)
+	start := time.Now()
+	p.stop()
+	assert.Less(t, time.Since(start), 3*time.Second)
+	// The sleep, orphaned, is reaped by init a moment later.
+	assert.Eventually(t, func() bool { return syscall.Kill(-p.pid(), 0) == syscall.ESRCH }, 2*time.Second, 20*time.Millisecond, "nothing of the group is left")
+}
+
+func TestReadStatus(t *testing.T) {
+	rss, err := readStatus(os.Getpid(), "VmRSS")
+	require.NoError(t, err)
+	assert.Greater(t, rss, int64(1<<20))
+	_, err = readStatus(os.Getpid(), "VmNothing")
+	assert.Error(t, err)
+}
+
+func TestRatioAndStatusText(t *testing.T) {
+	tests := []struct {
+		ours, prism float64
+		want        string
+	}{
+		{244, 36, "6.78×"},
+		{2600, 20, "130×"},
+		{36, 36, "1.00×"},
+		{5, 0, "-"},
+		{1, 8, "0.12×"},
+		{400, 20, "20.0×"},
+	}
+	for _, tt := range tests {
+		assert.Equal(t, tt.want, ratioText(tt.ours, tt.prism))
+	}
+	s := load.Stats{Statuses: map[string]int64{"201": 10, "400": 2}, TransportErrors: map[string]int64{"timeout": 1}}
+	assert.Equal(t, "201:10 400:2 timeout:1", statusText(s))
+	assert.Equal(t, "-", statusText(load.Stats{}))
+}
+
+func TestWaitReadyNoticesAnExit(t *testing.T) {
+	p, err := startProcess("quitter", t.TempDir(), "sh", "-c", "echo no config; exit 3")
+	require.NoError(t, err)
+	err = p.waitReady(t.Context(), "http://127.0.0.1:1/", 10*time.Second)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "no config")
+	var exitErr *exec.ExitError
+	assert.ErrorAs(t, p.waitErr, &exitErr)
+}
+
+func TestPerAssetFit(t *testing.T) {
+	tests := []struct {
+		name    string
+		samples []sample
+		created int64
+		want    float64
+		ok      bool
+	}{
+		{"linear", []sample{{rss: 1000, created: 0}, {rss: 3000, created: 1}, {rss: 5000, created: 2}, {rss: 7000, created: 3}}, 3, 2000, true},
+		{"noisy but flat", []sample{{rss: 100, created: 0}, {rss: 140, created: 10}, {rss: 60, created: 20}, {rss: 100, created: 30}}, 30, -0.8, true},
+		{"too few samples", []sample{{rss: 1, created: 0}, {rss: 2, created: 5}}, 5, 0, false},
+		{"no assets", []sample{{rss: 1}, {rss: 2}, {rss: 3}}, 0, 0, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, ok := phaseResult{samples: tt.samples, created: tt.created}.perAsset()
+			assert.Equal(t, tt.ok, ok)
+			assert.InDelta(t, tt.want, got, 0.01)
+		})
+	}
+}
