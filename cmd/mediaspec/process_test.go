@@ -14,6 +14,9 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/mediaspec/mediaspec/mockserver"
+	"github.com/mediaspec/mediaspec/mockserver/fake"
 )
 
 // TestMain lets a test run the command in a process of its own: the test
@@ -135,4 +138,23 @@ func TestServeExitCodes(t *testing.T) {
 			assert.Equal(t, tt.code, code)
 		})
 	}
+}
+
+// curatedDataset is the dataset committed under fixtures/, and the command
+// that writes it.
+const curatedDataset = "../../fixtures/datasets/family.json"
+
+var curatedArgs = []string{"fixtures", "--seed", "2026", "--anchor", "2026-11-01", "--links", "12", "--users", "3"}
+
+// TestCuratedDatasetIsCurrent: the committed dataset is what its command
+// writes today, it loads, and it holds every invariant of the generator.
+func TestCuratedDatasetIsCurrent(t *testing.T) {
+	committed, err := os.ReadFile(curatedDataset)
+	require.NoError(t, err)
+	var out strings.Builder
+	require.NoError(t, run(t.Context(), curatedArgs, noEnv, &out, io.Discard))
+	require.Equal(t, string(committed), out.String(), "regenerate it: go run ./cmd/mediaspec %s --out fixtures/datasets/family.json", strings.Join(curatedArgs[1:], " "))
+	d, err := mockserver.ReadDataset(committed)
+	require.NoError(t, err)
+	assert.Empty(t, fake.Check(d))
 }
