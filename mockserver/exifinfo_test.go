@@ -17,11 +17,12 @@ func TestUploadedEXIFIsListed(t *testing.T) {
 	tests := []struct {
 		file, make, model, taken string
 		lat, lon                 float64
+		city, country            string
 	}{
-		{fixtures.LisbonJPEG, "Apple", "iPhone 15 Pro", "2023-06-14T19:42:07Z", 38.711815, -9.129682},
-		{fixtures.LisbonHEIC, "Apple", "iPhone 15 Pro", "2023-06-14T19:42:07Z", 38.711815, -9.129682},
-		{fixtures.TokyoJPEG, "SONY", "ILCE-7M4", "2024-04-03T10:15:30Z", 35.659482, 139.700559},
-		{fixtures.CapeTownARW, "SONY", "ILCE-7M4", "2024-12-28T18:31:10Z", -33.807613, 18.464927},
+		{fixtures.LisbonJPEG, "Apple", "iPhone 15 Pro", "2023-06-14T19:42:07Z", 38.711815, -9.129682, "Lisbon", "Portugal"},
+		{fixtures.LisbonHEIC, "Apple", "iPhone 15 Pro", "2023-06-14T19:42:07Z", 38.711815, -9.129682, "Lisbon", "Portugal"},
+		{fixtures.TokyoJPEG, "SONY", "ILCE-7M4", "2024-04-03T10:15:30Z", 35.659482, 139.700559, "Tokyo", "Japan"},
+		{fixtures.CapeTownARW, "SONY", "ILCE-7M4", "2024-12-28T18:31:10Z", -33.807613, 18.464927, "Cape Town", "South Africa"},
 	}
 	srv := newTestServer(t)
 	for _, tt := range tests {
@@ -52,6 +53,8 @@ func TestUploadedEXIFIsListed(t *testing.T) {
 			require.NotNil(t, e.Longitude)
 			assert.InDelta(t, tt.lat, *e.Latitude, 1e-6)
 			assert.InDelta(t, tt.lon, *e.Longitude, 1e-6)
+			assert.Equal(t, tt.city, deref(e.City))
+			assert.Equal(t, tt.country, deref(e.Country))
 			assert.EqualValues(t, len(content), *e.FileSizeInByte)
 		})
 	}

@@ -1,0 +1,34 @@
+package fake
+
+import "math"
+
+// maxLocateKm is how far from a gazetteer city a position may be and still
+// be named after it.
+const maxLocateKm = 100
+
+// Locate names the place at a position as a reverse geocoder would: the
+// gazetteer city nearest to it, if one lies within 100 km. The mock names
+// the places of uploaded photos with it, so an upload reads like the
+// generated library.
+func Locate(lat, lon float64) (city, state, country string, ok bool) {
+	best, bestKm := -1, math.Inf(1)
+	for i := range gazetteer {
+		if km := distanceKm(lat, lon, gazetteer[i].lat, gazetteer[i].lon); km < bestKm {
+			best, bestKm = i, km
+		}
+	}
+	if best < 0 || bestKm > maxLocateKm {
+		return "", "", "", false
+	}
+	p := gazetteer[best]
+	return p.city, p.state, p.country, true
+}
+
+// distanceKm is the great-circle distance between two positions.
+func distanceKm(lat1, lon1, lat2, lon2 float64) float64 {
+	const earthKm = 6371
+	rad := math.Pi / 180
+	dLat, dLon := (lat2-lat1)*rad, (lon2-lon1)*rad
+	a := math.Sin(dLat/2)*math.Sin(dLat/2) + math.Cos(lat1*rad)*math.Cos(lat2*rad)*math.Sin(dLon/2)*math.Sin(dLon/2)
+	return 2 * earthKm * math.Asin(math.Min(1, math.Sqrt(a)))
+}
