@@ -69,3 +69,36 @@ func BenchmarkSharedLinks(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkEncodeListing measures building and encoding a listing from the
+// records, what the first request after a write costs.
+func BenchmarkEncodeListing(b *testing.B) {
+	for _, links := range []int{12, 100, 10000} {
+		b.Run(fmt.Sprintf("%dlinks", links), func(b *testing.B) {
+			d := fake.Generate(fake.Options{Seed: 1, Anchor: time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC), Links: links, APIKey: keyAlice})
+			s, err := newStore(d, time.Now)
+			require.NoError(b, err)
+			owner := d.Users[0].ID
+			b.ReportAllocs()
+			var size int
+			for b.Loop() {
+				s.changed()
+				body, err := s.sharedLinksJSON(owner)
+				require.NoError(b, err)
+				size = len(body)
+			}
+			b.SetBytes(int64(size))
+		})
+	}
+}
+
+// BenchmarkStartup measures what `serve --links 10000` does before it
+// listens: generating the library and indexing it.
+func BenchmarkStartup(b *testing.B) {
+	for b.Loop() {
+		d := fake.Generate(fake.Options{Seed: 1, Anchor: time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC), Links: 10000, APIKey: keyAlice})
+		if _, err := New(Config{Dataset: func() model.Dataset { return d }}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

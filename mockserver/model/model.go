@@ -27,12 +27,43 @@ func At(t time.Time) Time { return Time{t.UTC().Truncate(time.Millisecond)} }
 // Ptr returns a pointer to t, for the API's nullable date-times.
 func (t Time) Ptr() *Time { return &t }
 
-// MarshalJSON writes t in TimeLayout.
+// MarshalJSON writes t in TimeLayout. It writes the digits itself: a
+// listing carries tens of thousands of times, and time.Format's layout
+// parsing was a seventh of the cost of encoding one.
 func (t Time) MarshalJSON() ([]byte, error) {
+	u := t.UTC()
+	year, month, day := u.Date()
+	if year < 0 || year > 9999 {
+		b := append([]byte{'"'}, u.AppendFormat(nil, TimeLayout)...)
+		return append(b, '"'), nil
+	}
+	hour, minute, sec := u.Clock()
 	b := make([]byte, 0, len(TimeLayout)+2)
 	b = append(b, '"')
-	b = t.UTC().AppendFormat(b, TimeLayout)
-	return append(b, '"'), nil
+	b = appendDigits(b, year, 4)
+	b = append(b, '-')
+	b = appendDigits(b, int(month), 2)
+	b = append(b, '-')
+	b = appendDigits(b, day, 2)
+	b = append(b, 'T')
+	b = appendDigits(b, hour, 2)
+	b = append(b, ':')
+	b = appendDigits(b, minute, 2)
+	b = append(b, ':')
+	b = appendDigits(b, sec, 2)
+	b = append(b, '.')
+	b = appendDigits(b, u.Nanosecond()/int(time.Millisecond), 3)
+	return append(b, 'Z', '"'), nil
+}
+
+// appendDigits appends n, zero-padded to width digits.
+func appendDigits(b []byte, n, width int) []byte {
+	var buf [4]byte
+	for i := width - 1; i >= 0; i-- {
+		buf[i] = byte('0' + n%10)
+		n /= 10
+	}
+	return append(b, buf[:width]...)
 }
 
 // UnmarshalJSON reads an RFC 3339 date-time.
