@@ -5,7 +5,10 @@
 // the binary and served by the mock. A Validator routes a request to its
 // operation and checks it, or the response to it, with kin-openapi; problems
 // come back as *Violations, one short line each, naming the JSON path, the rule
-// and the offending value, never whole schemas.
+// and the offending value, never whole schemas. JSON response bodies are
+// checked by schemas compiled at Load (body.go), which apply kin-openapi's
+// rules in one pass over the bytes, about ten times faster than kin-openapi;
+// what they do not cover goes to kin-openapi.
 package spec
 
 import (
@@ -136,6 +139,9 @@ type Validator struct {
 	// requestOptions and responseOptions are never modified after Load.
 	requestOptions  *openapi3filter.Options
 	responseOptions *openapi3filter.Options
+	// bodies holds the compiled schema of each JSON response body that
+	// validateBody can check (see body.go); the others go to kin-openapi.
+	bodies map[*openapi3.MediaType]*node
 }
 
 // Load returns a Validator for the project's embedded document.
@@ -189,6 +195,7 @@ func newValidator(ctx context.Context, doc *openapi3.T) (*Validator, error) {
 	}
 	return &Validator{
 		router: router,
+		bodies: compileBodies(doc),
 		requestOptions: &openapi3filter.Options{
 			MultiError: true,
 			// Authentication is the server's business and the harness sends
@@ -252,6 +259,12 @@ type Response struct {
 // be listed. It returns *Violations when resp does not conform, and an error
 // wrapping ErrNoOperation when no operation matches r.
 func (v *Validator) ValidateResponse(ctx context.Context, r *http.Request, resp Response) error {
+	return v.validateResponse(ctx, r, resp, true)
+}
+
+// validateResponse is ValidateResponse; with fast unset, kin-openapi checks
+// every body.
+func (v *Validator) validateResponse(ctx context.Context, r *http.Request, resp Response, fast bool) error {
 	route, params, err := v.route(r)
 	if err != nil {
 		return err
@@ -277,6 +290,22 @@ func (v *Validator) ValidateResponse(ctx context.Context, r *http.Request, resp 
 			}}}
 		}
 	}
+	if n := v.fastBody(r, resp, documented.Value); fast && n != nil {
+		list, err := validateBody(n, resp.Body)
+		if err == nil {
+			if len(list) == 0 {
+				return nil
+			}
+			return &Violations{List: list}
+		}
+		// Not plain valid JSON, a repeated key or deep nesting: kin-openapi says.
+	}
+	return v.validateResponseBody(ctx, r, route, params, resp)
+}
+
+// validateResponseBody checks resp's headers and body with kin-openapi, once
+// ValidateResponse has checked its status and Content-Type.
+func (v *Validator) validateResponseBody(ctx context.Context, r *http.Request, route *routers.Route, params map[string]string, resp Response) error {
 	header := resp.Header
 	if header == nil {
 		header = http.Header{}

@@ -637,41 +637,6 @@ func TestConcurrentUse(t *testing.T) {
 	wg.Wait()
 }
 
-// bigListing returns links shared links of assets assets each, made from the
-// testdata's rich asset.
-func bigListing(t testing.TB, links, assets int) []byte {
-	sample := listing(t)
-	asset := object(sample, 0, "album", "assets", 0)
-	out := make([]any, 0, links)
-	for i := range links {
-		link := map[string]any{}
-		for k, val := range object(sample, 1) {
-			link[k] = val
-		}
-		link["id"] = fmt.Sprintf("link-%d", i)
-		list := make([]any, 0, assets)
-		for range assets {
-			list = append(list, asset)
-		}
-		link["assets"] = list
-		out = append(out, link)
-	}
-	return encode(t, out)
-}
-
-func BenchmarkValidateListing(b *testing.B) {
-	v := load(b)
-	body := bigListing(b, 100, 20)
-	r := request(b, http.MethodGet, linksURL)
-	b.SetBytes(int64(len(body)))
-	b.ReportAllocs()
-	for b.Loop() {
-		if err := v.ValidateResponse(b.Context(), r, spec.Response{Status: 200, Header: jsonHeader, Body: body}); err != nil {
-			b.Fatal(err)
-		}
-	}
-}
-
 func BenchmarkValidateUploadRequest(b *testing.B) {
 	v := load(b)
 	b.ReportAllocs()
