@@ -1,6 +1,7 @@
 package mockserver
 
 import (
+	"encoding/json"
 	"net/http"
 	"strconv"
 	"testing"
@@ -10,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/mediaspec/mediaspec/mockserver/model"
+	"github.com/mediaspec/mediaspec/spec"
 )
 
 func TestSharedLinksErrors(t *testing.T) {
@@ -264,4 +266,27 @@ func TestRunTimeCreatedAtIncreases(t *testing.T) {
 		assert.True(t, link.CreatedAt.After(last), "%s after %s", link.CreatedAt.Time, last)
 		last = link.CreatedAt.Time
 	}
+}
+
+// TestServesOpenAPIDocument: the document is served, without credentials,
+// as JSON and as YAML, and the JSON is the document spec.Load validates with.
+func TestServesOpenAPIDocument(t *testing.T) {
+	srv := newTestServer(t)
+	rep := do(t, newRequest(t, http.MethodGet, srv.URL+"/api/openapi.json", nil))
+	require.Equal(t, http.StatusOK, rep.status)
+	assert.Contains(t, rep.header.Get("Content-Type"), "application/json")
+	var doc struct {
+		OpenAPI string                     `json:"openapi"`
+		Paths   map[string]json.RawMessage `json:"paths"`
+	}
+	rep.json(t, &doc)
+	assert.Contains(t, doc.OpenAPI, "3.0")
+	assert.Contains(t, doc.Paths, "/asset/upload")
+	assert.Contains(t, doc.Paths, "/shared-links")
+	assert.Equal(t, spec.JSON(), rep.body)
+
+	rep = do(t, newRequest(t, http.MethodGet, srv.URL+"/api/openapi.yaml", nil))
+	require.Equal(t, http.StatusOK, rep.status)
+	assert.Contains(t, rep.header.Get("Content-Type"), "yaml")
+	assert.Equal(t, spec.YAML(), rep.body)
 }
