@@ -210,9 +210,9 @@ func TestUploadChecksumHeader(t *testing.T) {
 		}
 	})
 	t.Run("configurable name", func(t *testing.T) {
-		srv := newTestServer(t, func(c *Config) { c.ChecksumHeader = "x-immich-checksum" })
+		srv := newTestServer(t, func(c *Config) { c.ChecksumHeader = "x-asset-checksum" })
 		r := uploadRequest(t, srv, validForm("other"), keyAlice)
-		r.Header.Set("x-immich-checksum", hex.EncodeToString(sum[:]))
+		r.Header.Set("x-asset-checksum", hex.EncodeToString(sum[:]))
 		assert.Equal(t, http.StatusOK, do(t, r).status)
 	})
 }

@@ -107,13 +107,13 @@ func TestCheckFailingTarget(t *testing.T) {
 // another name.
 func TestCheckChecksumHeader(t *testing.T) {
 	d := fake.Generate(fake.Options{Seed: 3, Anchor: time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC), Links: 3, Users: 1, APIKey: "ci-key"})
-	h, err := mockserver.New(mockserver.Config{Dataset: func() model.Dataset { return d }, ChecksumHeader: "x-immich-checksum"})
+	h, err := mockserver.New(mockserver.Config{Dataset: func() model.Dataset { return d }, ChecksumHeader: "x-asset-checksum"})
 	require.NoError(t, err)
 	srv := httptest.NewServer(h)
 	defer srv.Close()
 	args := []string{"check", "--target", srv.URL + "/api", "--api-key", "ci-key", "--tags", "@upload && ~@robustness"}
 	var out bytes.Buffer
-	err = run(t.Context(), append(args, "--checksum-header", "x-immich-checksum"), noEnv, &out, io.Discard)
+	err = run(t.Context(), append(args, "--checksum-header", "x-asset-checksum"), noEnv, &out, io.Discard)
 	require.NoError(t, err, out.String())
 	err = run(t.Context(), args, noEnv, io.Discard, io.Discard)
 	require.Error(t, err, "with the default header name, the checksum scenarios fail")
