@@ -984,17 +984,23 @@ func (w *walker) key() (start, end int, decode bool) {
 	return start, end, decode
 }
 
+// refuse skips an array or object that n does not permit and reports the
+// rule it breaks: its enum (no object or array is in one) or its type.
+func (w *walker) refuse(n *node, start int) {
+	w.skip()
+	if w.err != nil {
+		return
+	}
+	rule := n.enumRule
+	if !n.hasEnum {
+		rule = n.typeRule
+	}
+	w.report(rule, w.data[start:w.pos])
+}
+
 func (w *walker) array(n *node, start int) {
 	if n.hasEnum || n.types&permitsArray == 0 {
-		w.skip()
-		if w.err != nil {
-			return
-		}
-		rule := n.enumRule
-		if !n.hasEnum {
-			rule = n.typeRule
-		}
-		w.report(rule, w.data[start:w.pos])
+		w.refuse(n, start)
 		return
 	}
 	first := len(w.list)
@@ -1038,15 +1044,7 @@ func (w *walker) own(own []Violation, rule string, start int) []Violation {
 
 func (w *walker) object(n *node, start int) {
 	if n.hasEnum || n.types&permitsObject == 0 {
-		w.skip()
-		if w.err != nil {
-			return
-		}
-		rule := n.enumRule
-		if !n.hasEnum {
-			rule = n.typeRule
-		}
-		w.report(rule, w.data[start:w.pos])
+		w.refuse(n, start)
 		return
 	}
 	first, firstGroup := len(w.list), len(w.groups)
