@@ -283,3 +283,15 @@ func TestConcurrentIdenticalUploads(t *testing.T) {
 	assert.Len(t, ids, 1, "every answer names the one asset")
 	assertAssetCount(t, srv, keyAlice, 2)
 }
+
+// TestUploadIgnoresUnknownTextParts: text parts the upload does not have are
+// ignored, and isVisible is taken but never shown.
+func TestUploadIgnoresUnknownTextParts(t *testing.T) {
+	srv := newTestServer(t)
+	res := requireUpload(t, srv, validForm("with extras").with("albumName", "Holiday").with("isVisible", "false"), keyAlice, http.StatusCreated)
+	rep := do(t, newRequest(t, http.MethodGet, srv.URL+"/__mock/assets", nil, "x-api-key", keyAlice))
+	require.Equal(t, http.StatusOK, rep.status)
+	assert.Contains(t, string(rep.body), res.ID)
+	assert.NotContains(t, string(rep.body), "isVisible")
+	assert.NotContains(t, string(rep.body), "Holiday")
+}
