@@ -1,6 +1,7 @@
 package mockserver
 
 import (
+	"bufio"
 	"cmp"
 	"crypto/sha1"
 	"encoding/base64"
@@ -114,12 +115,13 @@ type upload struct {
 
 // uploadBuffers are the buffers one upload reads with, reused across uploads.
 type uploadBuffers struct {
-	copy []byte // moves file bytes to the hash
-	head []byte // keeps the head of assetData, for its EXIF
+	copy []byte        // moves file bytes to the hash
+	head []byte        // keeps the head of assetData, for its EXIF
+	read *bufio.Reader // reads the body in large pieces: fewer read calls on the connection
 }
 
 func newUploadBuffers() any {
-	return &uploadBuffers{copy: make([]byte, 64<<10), head: make([]byte, 0, exif.MaxHead)}
+	return &uploadBuffers{copy: make([]byte, 64<<10), head: make([]byte, 0, exif.MaxHead), read: bufio.NewReaderSize(nil, 64<<10)}
 }
 
 // readUpload streams the multipart body, hashing each file as it passes;
@@ -127,7 +129,9 @@ func newUploadBuffers() any {
 // returns the upload with its fields validated, or the error to answer. The
 // upload's assetData head lives in bufs until they are reused.
 func readUpload(r *http.Request, bufs *uploadBuffers) (*upload, error) {
-	mr, err := multipartReader(r.Header.Get("Content-Type"), r.Body)
+	bufs.read.Reset(r.Body)
+	defer bufs.read.Reset(nil)
+	mr, err := multipartReader(r.Header.Get("Content-Type"), bufs.read)
 	if err != nil {
 		return nil, err
 	}
