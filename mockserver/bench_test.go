@@ -20,7 +20,7 @@ import (
 func BenchmarkUpload(b *testing.B) {
 	for _, size := range []int{100 << 10, 10 << 20} {
 		b.Run(fmt.Sprintf("%dKiB", size>>10), func(b *testing.B) {
-			h, err := New(Config{Dataset: testDataset})
+			h, err := New(Config{Dataset: testDataset, Now: testNow})
 			require.NoError(b, err)
 			content := make([]byte, size)
 			body, ct := validForm(string(content)).encode(&testing.T{})

@@ -34,7 +34,7 @@ func checkAnswer(t *testing.T, w *httptest.ResponseRecorder) {
 }
 
 func fuzzHandler(f *testing.F) http.Handler {
-	h, err := New(Config{Dataset: testDataset, BodyTimeout: time.Second})
+	h, err := New(Config{Dataset: testDataset, Now: testNow, BodyTimeout: time.Second})
 	require.NoError(f, err)
 	return h
 }

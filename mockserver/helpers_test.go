@@ -82,10 +82,15 @@ func testDataset() model.Dataset {
 	}
 }
 
+// testNow is the wall clock of the tests' mocks: three weeks after
+// testDataset's anchor, so that which of its links have expired does not
+// depend on the day the tests run.
+func testNow() time.Time { return time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC) }
+
 // newTestServer starts a mock on testDataset, changed by opts.
 func newTestServer(t *testing.T, opts ...func(*Config)) *httptest.Server {
 	t.Helper()
-	cfg := Config{Dataset: testDataset}
+	cfg := Config{Dataset: testDataset, Now: testNow}
 	for _, o := range opts {
 		o(&cfg)
 	}

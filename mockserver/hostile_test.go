@@ -82,7 +82,7 @@ func uploadWith(parts ...[2]string) []byte {
 // TestHostileRequests sends a catalogue of hostile requests: each gets a 4xx
 // JSON error, and the server answers the next request as if nothing happened.
 func TestHostileRequests(t *testing.T) {
-	srv := newHardenedServer(t, Config{Dataset: testDataset, BodyTimeout: 300 * time.Millisecond})
+	srv := newHardenedServer(t, Config{Dataset: testDataset, Now: testNow, BodyTimeout: 300 * time.Millisecond})
 	addr := srv.Listener.Addr().String()
 	upload := func(ct string, body []byte) []byte {
 		return rawRequest("POST", "/api/asset/upload", []string{"Content-Type", ct, "x-api-key", keyAlice}, body)

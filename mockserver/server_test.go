@@ -290,3 +290,39 @@ func TestServesOpenAPIDocument(t *testing.T) {
 	assert.Contains(t, rep.header.Get("Content-Type"), "yaml")
 	assert.Equal(t, spec.YAML(), rep.body)
 }
+
+// TestLinkExpiresAtItsExpiry judges a link's expiry against the wall clock:
+// a link is refused from the millisecond its expiresAt is reached.
+func TestLinkExpiresAtItsExpiry(t *testing.T) {
+	for _, tt := range []struct {
+		name      string
+		expiresAt time.Time
+		status    int
+	}{
+		{"a millisecond before its expiry", testNow().Add(time.Millisecond), http.StatusOK},
+		{"at its expiry", testNow(), http.StatusUnauthorized},
+		{"a millisecond after its expiry", testNow().Add(-time.Millisecond), http.StatusUnauthorized},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			srv := newTestServer(t, func(c *Config) {
+				c.Dataset = func() model.Dataset {
+					d := testDataset()
+					for i := range d.SharedLinks {
+						if d.SharedLinks[i].Key == linkUpload {
+							d.SharedLinks[i].ExpiresAt = model.At(tt.expiresAt).Ptr()
+						}
+					}
+					return d
+				}
+			})
+			r := uploadRequest(t, srv, validForm("a photo sent in time"), "")
+			r.URL.RawQuery = "key=" + linkUpload
+			rep := do(t, r)
+			if tt.status == http.StatusOK {
+				assert.Equal(t, http.StatusCreated, rep.status, string(rep.body))
+				return
+			}
+			requireError(t, rep, tt.status, "Invalid share key")
+		})
+	}
+}
