@@ -29,6 +29,13 @@ import (
 // ErrUnreachable is returned (wrapped) when the target does not answer.
 var ErrUnreachable = errors.New("the target does not answer")
 
+// ConfigError is returned when the run was asked for wrongly: a target that
+// is not an http(s) URL, options godog refuses, or tags that select no
+// scenario (a run that checks nothing must not pass).
+type ConfigError struct{ Reason string }
+
+func (e *ConfigError) Error() string { return e.Reason }
+
 // Format is a report to write: pretty or progress (on Output, or in File),
 // junit or cucumber (in File).
 type Format struct {
@@ -198,8 +205,11 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 	for i, f := range files {
 		errs = append(errs, writeReport(reports[i], f, res))
 	}
-	if status == 2 { // godog's "option error": it printed why on stderr
-		errs = append(errs, errors.New("the features could not be run (bad tags or format?)"))
+	switch {
+	case status == 2: // godog's "option error": it printed why on stderr
+		errs = append(errs, &ConfigError{"the features could not be run (bad tags or format?)"})
+	case len(res.Scenarios) == 0 && ctx.Err() == nil:
+		errs = append(errs, &ConfigError{fmt.Sprintf("the tags %q select no scenario", cfg.Tags)})
 	}
 	errs = append(errs, ctx.Err())
 	return res, errors.Join(errs...)
@@ -208,7 +218,7 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 func checkTarget(target string) error {
 	u, err := url.Parse(target)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return fmt.Errorf("target %q is not an http(s) URL with the API's base path, like http://127.0.0.1:2283/api", target)
+		return &ConfigError{fmt.Sprintf("target %q is not an http(s) URL with the API's base path, like http://127.0.0.1:2283/api", target)}
 	}
 	return nil
 }

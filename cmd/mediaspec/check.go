@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -84,6 +85,9 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		Colors:         terminal,
 		Concurrency:    *concurrency,
 	})
+	if _, ok := errors.AsType[*conformance.ConfigError](err); ok {
+		return fmt.Errorf("%w: %w", errUsage, err)
+	}
 	if err != nil {
 		return fmt.Errorf("check: %w", err)
 	}

@@ -26,6 +26,10 @@ func TestCheckUsageErrors(t *testing.T) {
 		{"check", "--format", "html:out.html"},
 		{"check", "--concurrency", "0"},
 		{"check", "extra"},
+		{"check", "--target", "not-a-url"},
+		{"check", "--target", "ftp://127.0.0.1/api"},
+		{"check", "--tags", "@no-such-tag"},
+		{"check", "--tags", "((("},
 	} {
 		t.Run(strings.Join(args, " "), func(t *testing.T) {
 			err := run(t.Context(), args, noEnv, io.Discard, io.Discard)
