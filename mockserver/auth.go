@@ -46,6 +46,19 @@ func (s *store) authenticate(r *http.Request) (principal, error) {
 	return principal{}, errorf(http.StatusUnauthorized, "Authentication required")
 }
 
+// authenticateUser is authenticate for what only a user may do: list their
+// links, and use the control API. A shared link's key there gets 403.
+func (s *store) authenticateUser(r *http.Request) (*model.UserRecord, error) {
+	p, err := s.authenticate(r)
+	if err != nil {
+		return nil, err
+	}
+	if p.link != nil {
+		return nil, errorf(http.StatusForbidden, "Forbidden resource")
+	}
+	return p.user, nil
+}
+
 // bearerToken returns the token of an "Authorization: Bearer <token>" value.
 func bearerToken(v string) (string, bool) {
 	scheme, token, ok := strings.Cut(strings.TrimSpace(v), " ")

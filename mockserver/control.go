@@ -90,7 +90,7 @@ func avatarColor(id string) string {
 // handleCreateLink is POST /__mock/shared-links.
 func (s *server) handleCreateLink() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		p, err := s.store.authenticate(r)
+		user, err := s.store.authenticateUser(r)
 		if err != nil {
 			writeError(w, err)
 			return
@@ -100,7 +100,7 @@ func (s *server) handleCreateLink() http.Handler {
 			writeError(w, err)
 			return
 		}
-		link, err := s.store.addLink(p.user.ID, req)
+		link, err := s.store.addLink(user.ID, req)
 		if err != nil {
 			writeError(w, err)
 			return
@@ -112,12 +112,12 @@ func (s *server) handleCreateLink() http.Handler {
 // handleAssets is GET /__mock/assets.
 func (s *server) handleAssets() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		p, err := s.store.authenticate(r)
+		user, err := s.store.authenticateUser(r)
 		if err != nil {
 			writeError(w, err)
 			return
 		}
-		writeJSON(w, http.StatusOK, s.store.assets(p.user.ID))
+		writeJSON(w, http.StatusOK, s.store.assets(user.ID))
 	})
 }
 
