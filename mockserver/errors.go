@@ -41,7 +41,7 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 // writeRawJSON writes an already encoded JSON body.
 func writeRawJSON(w http.ResponseWriter, status int, body []byte) {
 	h := w.Header()
-	h.Set("Content-Type", "application/json; charset=utf-8")
+	h.Set("Content-Type", "application/json")
 	h.Set("Content-Length", fmt.Sprint(len(body)))
 	w.WriteHeader(status)
 	_, _ = w.Write(body)

@@ -230,7 +230,7 @@ type errorReply struct {
 func requireError(t *testing.T, rep reply, status int, message any) {
 	t.Helper()
 	require.Equal(t, status, rep.status, "body: %s", rep.body)
-	require.Contains(t, rep.header.Get("Content-Type"), "application/json")
+	require.Equal(t, "application/json", rep.header.Get("Content-Type"), "the contract names it exactly")
 	var keys map[string]json.RawMessage
 	rep.json(t, &keys)
 	require.Len(t, keys, 3, "an error has exactly message, error and statusCode: %s", rep.body)
