@@ -1,0 +1,129 @@
+package main
+
+import (
+	"bytes"
+	"crypto/sha1"
+	"encoding/base64"
+	"encoding/json"
+	"io"
+	"mime/multipart"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestServeDefaults checks what `mediaspec serve` with no flags offers: the
+// default key's 12 links, other users, and an anchor of today 00:00 UTC.
+func TestServeDefaults(t *testing.T) {
+	before := time.Now().UTC().Truncate(24 * time.Hour)
+	base := startServe(t)
+	after := time.Now().UTC().Truncate(24 * time.Hour)
+
+	var links []json.RawMessage
+	require.NoError(t, json.Unmarshal(get(t, base+"/shared-links", "mediaspec-dev-key"), &links))
+	assert.Len(t, links, 12)
+
+	var d struct {
+		Anchor time.Time `json:"anchor"`
+		Users  []struct {
+			APIKey string `json:"apiKey"`
+		} `json:"users"`
+	}
+	require.NoError(t, json.Unmarshal(get(t, strings.TrimSuffix(base, "/api")+"/__mock/dataset", ""), &d))
+	assert.Contains(t, []time.Time{before, after}, d.Anchor.UTC(), "the anchor is today, 00:00 UTC")
+	require.Greater(t, len(d.Users), 1, "other users beside the default one")
+	assert.Equal(t, "mediaspec-dev-key", d.Users[0].APIKey)
+}
+
+// TestServeFlags checks that each of serve's flags reaches the server.
+func TestServeFlags(t *testing.T) {
+	t.Run("--api-key --links --users", func(t *testing.T) {
+		base := startServe(t, "--api-key", "k-flags", "--links", "3", "--users", "1")
+		var links []json.RawMessage
+		require.NoError(t, json.Unmarshal(get(t, base+"/shared-links", "k-flags"), &links))
+		assert.Len(t, links, 3)
+		status, body := send(t, http.MethodGet, base+"/shared-links", "mediaspec-dev-key", nil, nil)
+		assert.Equal(t, http.StatusUnauthorized, status, "the default key is not a key here: %s", body)
+	})
+	t.Run("--no-control", func(t *testing.T) {
+		base := startServe(t, "--no-control")
+		status, body := send(t, http.MethodGet, strings.TrimSuffix(base, "/api")+"/__mock/dataset", "", nil, nil)
+		require.Equal(t, http.StatusNotFound, status, "the control API is off")
+		var e struct {
+			StatusCode int `json:"statusCode"`
+		}
+		require.NoError(t, json.Unmarshal(body, &e), "a JSON error: %s", body)
+		assert.Equal(t, http.StatusNotFound, e.StatusCode)
+	})
+	t.Run("--max-upload-bytes", func(t *testing.T) {
+		base := startServe(t, "--max-upload-bytes", "512")
+		body, ct := uploadForm(t, bytes.Repeat([]byte("x"), 2048))
+		status, answer := send(t, http.MethodPost, base+"/asset/upload", "mediaspec-dev-key", body, http.Header{"Content-Type": {ct}})
+		assert.Equal(t, http.StatusRequestEntityTooLarge, status, "%s", answer)
+	})
+	t.Run("--checksum-header", func(t *testing.T) {
+		base := startServe(t, "--checksum-header", "x-immich-checksum")
+		file := []byte("a photo sent once")
+		body, ct := uploadForm(t, file)
+		status, answer := send(t, http.MethodPost, base+"/asset/upload", "mediaspec-dev-key", body, http.Header{"Content-Type": {ct}})
+		require.Equal(t, http.StatusCreated, status, "%s", answer)
+
+		// The header alone finds it, under the configured name only.
+		digest := sha1.Sum(file)
+		sum := base64.StdEncoding.EncodeToString(digest[:])
+		for _, tt := range []struct {
+			header string
+			status int
+		}{
+			{"X-Service-Checksum", http.StatusCreated}, // the default name is not read
+			{"X-Immich-Checksum", http.StatusOK},
+		} {
+			other, ct := uploadForm(t, []byte("other bytes under "+tt.header))
+			h := http.Header{"Content-Type": {ct}, tt.header: {sum}}
+			status, answer = send(t, http.MethodPost, base+"/asset/upload", "mediaspec-dev-key", other, h)
+			assert.Equal(t, tt.status, status, "%s: %s", tt.header, answer)
+		}
+	})
+}
+
+// send makes one request and reads its answer.
+func send(t *testing.T, method, url, key string, body []byte, h http.Header) (int, []byte) {
+	t.Helper()
+	r, err := http.NewRequestWithContext(t.Context(), method, url, bytes.NewReader(body))
+	require.NoError(t, err)
+	for k, v := range h {
+		r.Header[k] = v
+	}
+	if key != "" {
+		r.Header.Set("x-api-key", key)
+	}
+	resp, err := http.DefaultClient.Do(r)
+	require.NoError(t, err)
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	require.NoError(t, err)
+	return resp.StatusCode, b
+}
+
+// uploadForm is a valid upload of file as a JPEG.
+func uploadForm(t *testing.T, file []byte) (body []byte, contentType string) {
+	t.Helper()
+	var buf bytes.Buffer
+	mw := multipart.NewWriter(&buf)
+	for _, f := range [][2]string{
+		{"deviceAssetId", "flags-1"}, {"deviceId", "serve-test"},
+		{"fileCreatedAt", "2026-11-01T09:30:00.000Z"}, {"fileModifiedAt", "2026-11-01T09:30:00.000Z"},
+	} {
+		require.NoError(t, mw.WriteField(f[0], f[1]))
+	}
+	w, err := mw.CreateFormFile("assetData", "IMG_0001.JPG")
+	require.NoError(t, err)
+	_, err = w.Write(file)
+	require.NoError(t, err)
+	require.NoError(t, mw.Close())
+	return buf.Bytes(), mw.FormDataContentType()
+}
