@@ -122,3 +122,20 @@ func TestCheckChecksumHeader(t *testing.T) {
 	err = run(t.Context(), args, noEnv, io.Discard, io.Discard)
 	require.Error(t, err, "with the default header name, the checksum scenarios fail")
 }
+
+// TestCheckWithoutSecondUser checks a target without the control API and
+// without --second-api-key: the scenarios needing a second user are skipped,
+// saying why, and the run passes.
+func TestCheckWithoutSecondUser(t *testing.T) {
+	d := fake.Generate(fake.Options{Seed: 3, Anchor: time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC), Links: 3, Users: 1, APIKey: "ci-key"})
+	h, err := mockserver.New(mockserver.Config{Dataset: func() model.Dataset { return d }, NoControl: true})
+	require.NoError(t, err)
+	srv := httptest.NewServer(h)
+	defer srv.Close()
+	var out bytes.Buffer
+	err = run(t.Context(), []string{"check", "--target", srv.URL + "/api", "--api-key", "ci-key", "--tags", "@second-user && ~@control", "--format", "pretty"},
+		noEnv, &out, io.Discard)
+	require.NoError(t, err, out.String())
+	assert.Contains(t, out.String(), "needs a second user: give --second-api-key")
+	assert.Regexp(t, `\d+ scenarios: 0 passed, 0 failed, [1-9]\d* skipped`, out.String())
+}
