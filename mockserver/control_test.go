@@ -3,9 +3,14 @@ package mockserver
 import (
 	"bytes"
 	"net/http"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/mediaspec/mediaspec/mockserver/model"
 )
 
 // TestControlRefusesLinkKeys checks that the control API acts for users
@@ -31,4 +36,40 @@ func TestControlRefusesLinkKeys(t *testing.T) {
 	}
 	// The link holder created nothing.
 	assert.Len(t, listLinks(t, srv, keyAlice), 3, "Alice's links")
+}
+
+// TestRunTimeObjectsTakeTheWallClock: assets, links and albums made at run
+// time get the wall clock's time, and a later one never gets an equal or
+// earlier time, even when the clock stands still or goes back.
+func TestRunTimeObjectsTakeTheWallClock(t *testing.T) {
+	var now atomic.Pointer[time.Time]
+	set := func(t time.Time) { now.Store(&t) }
+	t0 := testNow()
+	set(t0)
+	srv := newTestServer(t, func(c *Config) { c.Now = func() time.Time { return *now.Load() } })
+
+	rep := do(t, uploadRequest(t, srv, validForm("a photo at t0"), keyAlice))
+	require.Equal(t, http.StatusCreated, rep.status, "%s", rep.body)
+	assets := listAssets(t, srv, keyAlice)
+	assert.Equal(t, t0, assets[0].UpdatedAt.Time, "the upload takes the clock's time")
+
+	link := func(typ string) model.SharedLink {
+		rep := controlJSON(t, srv, http.MethodPost, "/__mock/shared-links", keyAlice, map[string]any{"type": typ, "assetIds": []string{aliceAssetID}})
+		require.Equal(t, http.StatusCreated, rep.status, "%s", rep.body)
+		var l model.SharedLink
+		rep.json(t, &l)
+		return l
+	}
+	standing := link("INDIVIDUAL")
+	assert.Equal(t, t0.Add(time.Millisecond), standing.CreatedAt.Time, "the clock stood still: a millisecond later")
+
+	set(t0.Add(time.Hour))
+	album := link("ALBUM")
+	require.NotNil(t, album.Album)
+	assert.Equal(t, t0.Add(time.Hour), album.Album.CreatedAt.Time, "the album takes the clock's time")
+	assert.True(t, album.CreatedAt.After(album.Album.CreatedAt.Time), "its link comes after it")
+
+	set(t0.Add(-time.Hour))
+	back := link("INDIVIDUAL")
+	assert.True(t, back.CreatedAt.After(album.CreatedAt.Time), "the clock went back, the times do not: %s after %s", back.CreatedAt.Time, album.CreatedAt.Time)
 }
