@@ -26,6 +26,8 @@ func TestSharedLinksErrors(t *testing.T) {
 		{"unknown API key", "", []string{"x-api-key", "nope"}, 401, "Invalid API key"},
 		{"unknown bearer token", "", []string{"Authorization", "Bearer nope"}, 401, "Invalid user token"},
 		{"unknown share key", "key=nope", nil, 401, "Invalid share key"},
+		{"share key wins over a good bearer token", "key=nope", []string{"Authorization", "Bearer " + keyAlice}, 401, "Invalid share key"},
+		{"a share key beside an unknown bearer token", "key=" + linkView, []string{"Authorization", "Bearer nope"}, 403, "Forbidden resource"},
 		{"expired share key", "key=" + linkExpired, nil, 401, "Invalid share key"},
 		{"a share key", "key=" + linkView, nil, 403, "Forbidden resource"},
 		{"a share key beside a good API key", "key=" + linkUpload, []string{"x-api-key", keyAlice}, 403, "Forbidden resource"},
@@ -244,6 +246,17 @@ func TestMockHeadersAndCORS(t *testing.T) {
 		r = newRequest(t, http.MethodGet, srv.URL+"/api/shared-links", nil, "x-mock-delay", "soon")
 		requireError(t, do(t, r), 400, "x-mock-delay must be a duration from 0s to 1m0s, like 300ms")
 	})
+	t.Run("x-mock-delay, before authentication", func(t *testing.T) {
+		for _, r := range []*http.Request{
+			newRequest(t, http.MethodGet, srv.URL+"/api/shared-links", nil, "x-mock-delay", "50ms"),
+			newRequest(t, http.MethodPost, srv.URL+"/api/asset/upload", nil, "x-mock-delay", "50ms"),
+		} {
+			start := time.Now()
+			rep := do(t, r)
+			assert.GreaterOrEqual(t, time.Since(start), 50*time.Millisecond, "%s %s: the delay is a lower bound", r.Method, r.URL.Path)
+			requireError(t, rep, http.StatusUnauthorized, "Authentication required")
+		}
+	})
 	t.Run("latency", func(t *testing.T) {
 		slow := newTestServer(t, func(c *Config) { c.Latency = 40 * time.Millisecond })
 		start := time.Now()
@@ -324,5 +337,50 @@ func TestLinkExpiresAtItsExpiry(t *testing.T) {
 			}
 			requireError(t, rep, tt.status, "Invalid share key")
 		})
+	}
+}
+
+// TestLinkPasswordNotChecked: neither operation asks for a link's password.
+// Through a link with a password and allowUpload, an upload is taken; the
+// listing refuses the link key as it refuses any link key.
+func TestLinkPasswordNotChecked(t *testing.T) {
+	srv := newTestServer(t)
+	rep := controlJSON(t, srv, http.MethodPost, "/__mock/shared-links", keyAlice, map[string]any{
+		"type": "INDIVIDUAL", "assetIds": []string{aliceAssetID}, "password": "open sesame", "allowUpload": true,
+	})
+	require.Equal(t, http.StatusCreated, rep.status, "body: %s", rep.body)
+	var link model.SharedLink
+	rep.json(t, &link)
+	require.NotNil(t, link.Password)
+	assert.Equal(t, "open sesame", *link.Password)
+	assert.True(t, link.AllowUpload)
+
+	r := uploadRequest(t, srv, validForm("sent without the password"), "")
+	r.URL.RawQuery = "key=" + link.Key
+	rep = do(t, r)
+	assert.Equal(t, http.StatusCreated, rep.status, "body: %s", rep.body)
+
+	r = newRequest(t, http.MethodGet, srv.URL+"/api/shared-links?key="+link.Key, nil)
+	requireError(t, do(t, r), http.StatusForbidden, "Forbidden resource")
+}
+
+// TestSharedLinksPasswordAndToken reads the listing's raw JSON: password is
+// the plaintext or null, always present, and no link has a token key.
+func TestSharedLinksPasswordAndToken(t *testing.T) {
+	srv := newTestServer(t)
+	rep := do(t, newRequest(t, http.MethodGet, srv.URL+"/api/shared-links", nil, "x-api-key", keyAlice))
+	require.Equal(t, http.StatusOK, rep.status, "body: %s", rep.body)
+	var links []map[string]any
+	rep.json(t, &links)
+	require.Len(t, links, 3)
+	for _, l := range links {
+		key := l["key"]
+		require.Contains(t, l, "password", "link %v", key)
+		if key == linkExpired {
+			assert.Equal(t, "sardines", l["password"], "link %v", key)
+		} else {
+			assert.Nil(t, l["password"], "link %v", key)
+		}
+		assert.NotContains(t, l, "token", "link %v", key)
 	}
 }

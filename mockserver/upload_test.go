@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"crypto/sha1"
 	"encoding/hex"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -41,6 +42,7 @@ func TestUploadErrors(t *testing.T) {
 		{name: "bearer wins over a good API key", form: validForm("x"), key: keyAlice, headers: map[string]string{"Authorization": "Bearer nope"}, status: 401, message: "Invalid user token"},
 		{name: "unknown share key", form: validForm("x"), query: "key=nope", status: 401, message: "Invalid share key"},
 		{name: "share key wins over a good API key", form: validForm("x"), key: keyAlice, query: "key=nope", status: 401, message: "Invalid share key"},
+		{name: "share key wins over a good bearer token", form: validForm("x"), query: "key=nope", headers: map[string]string{"Authorization": "Bearer " + keyAlice}, status: 401, message: "Invalid share key"},
 		{name: "expired share key", form: validForm("x"), query: "key=" + linkExpired, status: 401, message: "Invalid share key"},
 		{name: "link without allowUpload", form: validForm("x"), query: "key=" + linkView, status: 401, message: "Unauthorized"},
 		{
@@ -294,4 +296,155 @@ func TestUploadIgnoresUnknownTextParts(t *testing.T) {
 	assert.Contains(t, string(rep.body), res.ID)
 	assert.NotContains(t, string(rep.body), "isVisible")
 	assert.NotContains(t, string(rep.body), "Holiday")
+}
+
+// TestUploadAuthenticationFirst: without credentials the answer is 401,
+// whatever the body or the checksum header: nothing else of the request is
+// read before authentication, and nothing is stored.
+func TestUploadAuthenticationFirst(t *testing.T) {
+	good, ct := validForm("x").encode(t)
+	tests := []struct {
+		name        string
+		contentType string
+		body        []byte
+		headers     []string
+	}{
+		{name: "a multipart body cut off", contentType: ct, body: good[:len(good)-40]},
+		{name: "a multipart body without boundary", contentType: "multipart/form-data", body: good},
+		{name: "an unreadable multipart Content-Type", contentType: "multipart/form-data; boundary", body: good},
+		{name: "a JSON body", contentType: "application/json", body: []byte(`{"deviceId":"x"}`)},
+		{name: "no body at all"},
+		{
+			name: "a checksum header matching Alice's asset", contentType: ct, body: good,
+			headers: []string{DefaultChecksumHeader, sha1Base64([]byte(aliceAssetBody))},
+		},
+	}
+	srv := newTestServer(t)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := newRequest(t, http.MethodPost, srv.URL+"/api/asset/upload", bytes.NewReader(tt.body), tt.headers...)
+			if tt.contentType != "" {
+				r.Header.Set("Content-Type", tt.contentType)
+			}
+			requireError(t, do(t, r), http.StatusUnauthorized, "Authentication required")
+			assertAssetCount(t, srv, keyAlice, 1)
+		})
+	}
+}
+
+// TestUploadCredentialOrder: the query key is looked at first, so a good
+// upload link key beside an unknown bearer token uploads as the link's owner.
+func TestUploadCredentialOrder(t *testing.T) {
+	srv := newTestServer(t)
+	r := uploadRequest(t, srv, validForm("through the link, beside a bad token"), "")
+	r.URL.RawQuery = "key=" + linkUpload
+	r.Header.Set("Authorization", "Bearer nope")
+	rep := do(t, r)
+	require.Equal(t, http.StatusCreated, rep.status, "body: %s", rep.body)
+	var res model.UploadResult
+	rep.json(t, &res)
+	assets := listAssets(t, srv, keyAlice)
+	require.Len(t, assets, 2)
+	assert.Equal(t, res.ID, assets[0].ID, "the asset is the link owner's")
+	assert.Equal(t, aliceID, assets[0].OwnerID)
+}
+
+// Extensions the contract lists for assetData, copied from BEHAVIOUR.md.
+var (
+	imageExtensions = []string{
+		".3fr", ".ari", ".arw", ".avif", ".bmp", ".cap", ".cin", ".cr2", ".cr3", ".crw", ".dcr", ".dng", ".erf", ".fff",
+		".gif", ".heic", ".heif", ".hif", ".iiq", ".insp", ".jpe", ".jpeg", ".jpg", ".jxl", ".k25", ".kdc", ".mrw", ".nef",
+		".orf", ".ori", ".pef", ".png", ".psd", ".raf", ".raw", ".rw2", ".rwl", ".sr2", ".srf", ".srw", ".svg", ".tif",
+		".tiff", ".webp", ".x3f",
+	}
+	videoExtensions = []string{
+		".3gp", ".3gpp", ".avi", ".flv", ".insv", ".m2ts", ".m4v", ".mkv", ".mov", ".mp4", ".mpe", ".mpeg", ".mpg",
+		".mts", ".webm", ".wmv",
+	}
+)
+
+// TestUploadFileTypes: every listed extension is taken as assetData, in lower
+// and upper case, and gives the asset its type; livePhotoData takes videos
+// only; anything else is refused with the file's name.
+func TestUploadFileTypes(t *testing.T) {
+	srv := newTestServer(t)
+	fields := validForm("").fields
+	want := map[string]string{} // asset id → its type
+	n := 0
+	upload := func(t *testing.T, f form, typ string) {
+		t.Helper()
+		res := requireUpload(t, srv, f, keyAlice, http.StatusCreated)
+		want[res.ID] = typ
+	}
+	for _, tt := range []struct {
+		typ  string
+		exts []string
+	}{{model.AssetImage, imageExtensions}, {model.AssetVideo, videoExtensions}} {
+		for _, ext := range tt.exts {
+			for _, name := range []string{"file" + ext, "FILE" + strings.ToUpper(ext)} {
+				t.Run("assetData "+name, func(t *testing.T) {
+					n++
+					upload(t, form{fields: fields, files: []formFile{{"assetData", name, fmt.Sprintf("asset %d", n)}}}, tt.typ)
+				})
+			}
+		}
+	}
+	for _, ext := range videoExtensions {
+		for _, name := range []string{"live" + ext, "LIVE" + strings.ToUpper(ext)} {
+			t.Run("livePhotoData "+name, func(t *testing.T) {
+				n++
+				f := form{fields: fields, files: []formFile{{"assetData", "still.jpg", fmt.Sprintf("still %d", n)}}}
+				upload(t, f.withFile("livePhotoData", name, fmt.Sprintf("motion %d", n)), model.AssetImage)
+			})
+		}
+	}
+
+	stored := listAssets(t, srv, keyAlice)
+	got := map[string]string{}
+	for _, a := range stored {
+		got[a.ID] = a.Type
+		if a.LivePhotoVideoID != nil {
+			want[*a.LivePhotoVideoID] = model.AssetVideo // a live photo's moving part is a video
+		}
+	}
+	delete(got, aliceAssetID)
+	assert.Equal(t, want, got)
+
+	for _, tt := range []struct {
+		name string
+		form form
+		file string
+	}{
+		{"an audio file", form{fields: fields, files: []formFile{{"assetData", "song.mp3", "la"}}}, "song.mp3"},
+		{"a text file", form{fields: fields, files: []formFile{{"assetData", "notes.TXT", "la"}}}, "notes.TXT"},
+		{"no extension", form{fields: fields, files: []formFile{{"assetData", "IMG_0001", "la"}}}, "IMG_0001"},
+		{"a listed extension not at the end", form{fields: fields, files: []formFile{{"assetData", "photo.jpg.zip", "la"}}}, "photo.jpg.zip"},
+		{"a sidecar as assetData", form{fields: fields, files: []formFile{{"assetData", "IMG_0001.xmp", "la"}}}, "IMG_0001.xmp"},
+		{"an image as livePhotoData", validForm("la").withFile("livePhotoData", "live.jpg", "la"), "live.jpg"},
+		{"an upper-case image as livePhotoData", validForm("la").withFile("livePhotoData", "LIVE.HEIC", "la"), "LIVE.HEIC"},
+	} {
+		t.Run("refused: "+tt.name, func(t *testing.T) {
+			requireError(t, do(t, uploadRequest(t, srv, tt.form, keyAlice)), http.StatusBadRequest, "Unsupported file type "+tt.file)
+		})
+	}
+	assertAssetCount(t, srv, keyAlice, len(stored)) // nothing more was stored
+}
+
+// TestUploadStoredFlags: isFavorite, isArchived and isOffline are false when
+// the upload leaves them out, and stored as sent otherwise.
+func TestUploadStoredFlags(t *testing.T) {
+	srv := newTestServer(t)
+	res := requireUpload(t, srv, validForm("no flags"), keyAlice, http.StatusCreated)
+	a := listAssets(t, srv, keyAlice)[0]
+	require.Equal(t, res.ID, a.ID)
+	assert.False(t, a.IsFavorite)
+	assert.False(t, a.IsArchived)
+	assert.False(t, a.IsOffline)
+
+	res = requireUpload(t, srv, validForm("offline favourite").with("isOffline", "true").with("isFavorite", "true"), keyAlice, http.StatusCreated)
+	a = listAssets(t, srv, keyAlice)[0]
+	require.Equal(t, res.ID, a.ID)
+	assert.True(t, a.IsFavorite)
+	assert.True(t, a.IsOffline)
+	assert.False(t, a.IsArchived, "still false by default")
 }
