@@ -3,6 +3,7 @@ package mockserver
 import (
 	"bytes"
 	"net/http"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -72,4 +73,22 @@ func TestRunTimeObjectsTakeTheWallClock(t *testing.T) {
 	set(t0.Add(-time.Hour))
 	back := link("INDIVIDUAL")
 	assert.True(t, back.CreatedAt.After(album.CreatedAt.Time), "the clock went back, the times do not: %s after %s", back.CreatedAt.Time, album.CreatedAt.Time)
+}
+
+// TestControlUserQuota: a user made with quotaSizeInBytes may upload until
+// their assets would pass it; the upload that would is refused and stored
+// nowhere.
+func TestControlUserQuota(t *testing.T) {
+	srv := newTestServer(t)
+	rep := controlJSON(t, srv, http.MethodPost, "/__mock/users", "", map[string]any{"name": "Dana Okafor", "email": "dana@example.com", "quotaSizeInBytes": 100})
+	require.Equal(t, http.StatusCreated, rep.status, "%s", rep.body)
+	var made struct {
+		APIKey string `json:"apiKey"`
+	}
+	rep.json(t, &made)
+
+	requireUpload(t, srv, validForm(strings.Repeat("a", 60)), made.APIKey, http.StatusCreated)
+	requireError(t, do(t, uploadRequest(t, srv, validForm(strings.Repeat("b", 60)), made.APIKey)), http.StatusBadRequest, "Quota has been exceeded!")
+	requireUpload(t, srv, validForm(strings.Repeat("c", 40)), made.APIKey, http.StatusCreated)
+	assertAssetCount(t, srv, made.APIKey, 2)
 }
