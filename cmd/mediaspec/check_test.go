@@ -61,16 +61,12 @@ func TestCheckBuiltInMock(t *testing.T) {
 // TestCheckReports checks a running server, as CI does, and writes both file
 // reports; the target has no control API, so its scenarios are skipped.
 func TestCheckReports(t *testing.T) {
-	d := fake.Generate(fake.Options{Seed: 3, Anchor: time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC), Links: 3, Users: 1, APIKey: "ci-key"})
-	h, err := mockserver.New(mockserver.Config{Dataset: func() model.Dataset { return d }, NoControl: true})
-	require.NoError(t, err)
-	srv := httptest.NewServer(h)
-	defer srv.Close()
+	srv, d := startTarget(t, func(c *mockserver.Config) { c.NoControl = true })
 
 	dir := t.TempDir()
 	junit, cucumber := filepath.Join(dir, "out.xml"), filepath.Join(dir, "out.json")
 	var out bytes.Buffer
-	err = run(t.Context(), []string{"check", "--target", srv.URL + "/api", "--api-key", "ci-key", "--second-api-key", d.Users[1].APIKey,
+	err := run(t.Context(), []string{"check", "--target", srv.URL + "/api", "--api-key", "ci-key", "--second-api-key", d.Users[1].APIKey,
 		"--tags", "@shared-links", "--format", "junit:" + junit, "--format", "cucumber:" + cucumber, "--format", "progress"},
 		noEnv, &out, io.Discard)
 	require.NoError(t, err, out.String())
@@ -95,13 +91,9 @@ func TestCheckReports(t *testing.T) {
 }
 
 func TestCheckFailingTarget(t *testing.T) {
-	d := fake.Generate(fake.Options{Seed: 3, Anchor: time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC), Links: 3, Users: 1, APIKey: "ci-key"})
-	h, err := mockserver.New(mockserver.Config{Dataset: func() model.Dataset { return d }})
-	require.NoError(t, err)
-	srv := httptest.NewServer(h)
-	defer srv.Close()
+	srv, _ := startTarget(t, nil)
 	// The wrong API key: the scenarios that upload or list as the user fail.
-	err = run(t.Context(), []string{"check", "--target", srv.URL + "/api", "--api-key", "wrong", "--tags", "@shared-links"}, noEnv, io.Discard, io.Discard)
+	err := run(t.Context(), []string{"check", "--target", srv.URL + "/api", "--api-key", "wrong", "--tags", "@shared-links"}, noEnv, io.Discard, io.Discard)
 	require.Error(t, err)
 	assert.NotErrorIs(t, err, errUsage)
 	assert.Contains(t, err.Error(), "scenarios failed")
@@ -110,14 +102,10 @@ func TestCheckFailingTarget(t *testing.T) {
 // TestCheckChecksumHeader checks a server whose duplicate-check header has
 // another name.
 func TestCheckChecksumHeader(t *testing.T) {
-	d := fake.Generate(fake.Options{Seed: 3, Anchor: time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC), Links: 3, Users: 1, APIKey: "ci-key"})
-	h, err := mockserver.New(mockserver.Config{Dataset: func() model.Dataset { return d }, ChecksumHeader: "x-asset-checksum"})
-	require.NoError(t, err)
-	srv := httptest.NewServer(h)
-	defer srv.Close()
+	srv, _ := startTarget(t, func(c *mockserver.Config) { c.ChecksumHeader = "x-asset-checksum" })
 	args := []string{"check", "--target", srv.URL + "/api", "--api-key", "ci-key", "--tags", "@upload && ~@robustness"}
 	var out bytes.Buffer
-	err = run(t.Context(), append(args, "--checksum-header", "x-asset-checksum"), noEnv, &out, io.Discard)
+	err := run(t.Context(), append(args, "--checksum-header", "x-asset-checksum"), noEnv, &out, io.Discard)
 	require.NoError(t, err, out.String())
 	err = run(t.Context(), args, noEnv, io.Discard, io.Discard)
 	require.Error(t, err, "with the default header name, the checksum scenarios fail")
@@ -127,15 +115,27 @@ func TestCheckChecksumHeader(t *testing.T) {
 // without --second-api-key: the scenarios needing a second user are skipped,
 // saying why, and the run passes.
 func TestCheckWithoutSecondUser(t *testing.T) {
-	d := fake.Generate(fake.Options{Seed: 3, Anchor: time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC), Links: 3, Users: 1, APIKey: "ci-key"})
-	h, err := mockserver.New(mockserver.Config{Dataset: func() model.Dataset { return d }, NoControl: true})
-	require.NoError(t, err)
-	srv := httptest.NewServer(h)
-	defer srv.Close()
+	srv, _ := startTarget(t, func(c *mockserver.Config) { c.NoControl = true })
 	var out bytes.Buffer
-	err = run(t.Context(), []string{"check", "--target", srv.URL + "/api", "--api-key", "ci-key", "--tags", "@second-user && ~@control", "--format", "pretty"},
+	err := run(t.Context(), []string{"check", "--target", srv.URL + "/api", "--api-key", "ci-key", "--tags", "@second-user && ~@control", "--format", "pretty"},
 		noEnv, &out, io.Discard)
 	require.NoError(t, err, out.String())
 	assert.Contains(t, out.String(), "needs a second user: give --second-api-key")
 	assert.Regexp(t, `\d+ scenarios: 0 passed, 0 failed, [1-9]\d* skipped`, out.String())
+}
+
+// startTarget serves a mock, changed by opts, as the target of a check: a
+// small dataset whose default user has the API key ci-key.
+func startTarget(t *testing.T, opts func(*mockserver.Config)) (*httptest.Server, model.Dataset) {
+	t.Helper()
+	d := fake.Generate(fake.Options{Seed: 3, Anchor: time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC), Links: 3, Users: 1, APIKey: "ci-key"})
+	cfg := mockserver.Config{Dataset: func() model.Dataset { return d }}
+	if opts != nil {
+		opts(&cfg)
+	}
+	h, err := mockserver.New(cfg)
+	require.NoError(t, err)
+	srv := httptest.NewServer(h)
+	t.Cleanup(srv.Close)
+	return srv, d
 }

@@ -67,17 +67,11 @@ func startServe(t *testing.T, args ...string) string {
 	return ""
 }
 
+// get is a GET of url with the API key, which must answer 200.
 func get(t *testing.T, url, key string) []byte {
 	t.Helper()
-	r, err := http.NewRequestWithContext(t.Context(), http.MethodGet, url, nil)
-	require.NoError(t, err)
-	r.Header.Set("x-api-key", key)
-	resp, err := http.DefaultClient.Do(r)
-	require.NoError(t, err)
-	defer resp.Body.Close()
-	b, err := io.ReadAll(resp.Body)
-	require.NoError(t, err)
-	require.Equal(t, http.StatusOK, resp.StatusCode, "%s", b)
+	status, b := send(t, http.MethodGet, url, key, nil, nil)
+	require.Equal(t, http.StatusOK, status, "%s", b)
 	return b
 }
 
