@@ -12,8 +12,10 @@ import (
 	"net/http/httptest"
 	"slices"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -164,6 +166,12 @@ func TestBrokenVariantsAreCaught(t *testing.T) {
 			name:     "stores the body of a checksum-header duplicate",
 			break_:   storesAfterChecksumDuplicate,
 			caughtBy: "A duplicate found by the checksum header stores nothing",
+			tags:     "@upload",
+		},
+		{
+			name:     "lets identical uploads racing each other each create an asset",
+			break_:   racesIdenticalUploads,
+			caughtBy: "Identical uploads racing each other create one asset",
 			tags:     "@upload",
 		},
 		{
@@ -331,6 +339,45 @@ func storesAfterChecksumDuplicate(h http.Handler, _ model.Dataset) http.Handler 
 		}
 		w.WriteHeader(rec.Code)
 		_, _ = w.Write(rec.Body.Bytes())
+	})
+}
+
+// racesIdenticalUploads looks for a duplicate and inserts the new asset in
+// two steps, no lock between them, as a server that checks its database
+// before an insert without a unique constraint: every upload makes its check,
+// then takes checkGap to reach the store. An upload the store answers as a
+// duplicate is answered as new, with an id of its own, when it made its
+// check before the asset it duplicates was inserted.
+func racesIdenticalUploads(h http.Handler, d model.Dataset) http.Handler {
+	const checkGap = 20 * time.Millisecond
+	var mu sync.Mutex
+	inserted := map[string]time.Time{} // asset id → when it was inserted
+	for _, a := range d.Assets {
+		inserted[a.ID] = time.Time{}
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !isUpload(r) {
+			h.ServeHTTP(w, r)
+			return
+		}
+		checked := time.Now()
+		time.Sleep(checkGap)
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, r)
+		status, body := rec.Code, decode(rec.Body.Bytes())
+		m, _ := body.(map[string]any)
+		id, _ := m["id"].(string)
+		mu.Lock()
+		switch at, known := inserted[id]; {
+		case status == http.StatusCreated:
+			inserted[id] = time.Now()
+		case status == http.StatusOK && (!known || checked.Before(at)):
+			// Still being inserted, or inserted after this upload's check:
+			// the check found nothing.
+			status, m["id"], m["duplicate"] = http.StatusCreated, newUUID(), false
+		}
+		mu.Unlock()
+		writeJSON(w, status, body)
 	})
 }
 
