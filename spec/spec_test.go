@@ -11,6 +11,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -145,6 +146,21 @@ func TestEmbeddedDocument(t *testing.T) {
 		assert.Contains(t, doc.Components.SecuritySchemes, name)
 	}
 	assert.Equal(t, "x-api-key", doc.Components.SecuritySchemes["api_key"].Value.Name)
+
+	// The checksum header, optional, in its two formats: its pattern takes
+	// both and its examples show both.
+	checksum := upload.Parameters.GetByInAndName("header", "x-service-checksum")
+	require.NotNil(t, checksum, "uploadFile documents the x-service-checksum header")
+	assert.False(t, checksum.Required)
+	pattern := regexp.MustCompile(checksum.Schema.Value.Pattern)
+	for format, v := range map[string]string{"base64": "2jmj7l5rSw0yVb/vlWAYkK/YBwk=", "hex": "da39a3ee5e6b4b0d3255bfef95601890afd80709"} {
+		assert.True(t, pattern.MatchString(v), "the pattern takes %s", format)
+		require.Contains(t, checksum.Examples, format)
+		assert.Equal(t, v, checksum.Examples[format].Value.Value)
+	}
+	for _, v := range []string{"2jmj7l5rSw0yVb/vlWAYkK/YBwk", "da39a3ee5e6b4b0d3255bfef95601890afd8070", "not a checksum"} {
+		assert.False(t, pattern.MatchString(v), "the pattern refuses %q", v)
+	}
 }
 
 // TestSchemasMatchUpstream checks that every schema the upstream document has
