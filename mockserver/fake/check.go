@@ -381,7 +381,7 @@ func (c *checker) offset(zone string, t time.Time) (time.Duration, bool) {
 	loc, ok := c.zones[zone]
 	if !ok {
 		var err error
-		if loc, err = time.LoadLocation(zone); err != nil || zone == "" || zone == "Local" {
+		if loc, err = location(zone); err != nil || zone == "" || zone == "Local" {
 			loc = nil
 		}
 		c.zones[zone] = loc

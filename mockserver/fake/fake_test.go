@@ -388,7 +388,7 @@ func TestGazetteer(t *testing.T) {
 	continents := map[string]bool{}
 	seen := map[string]bool{}
 	for _, p := range gazetteer {
-		loc, err := time.LoadLocation(p.zone)
+		loc, err := location(p.zone)
 		require.NoError(t, err, p.city)
 		assert.False(t, seen[p.city+"/"+p.cc], "%s is listed twice", p.city)
 		seen[p.city+"/"+p.cc] = true
