@@ -119,7 +119,7 @@ func TestBrokenVariantsAreCaught(t *testing.T) {
 				}
 				return status, body
 			}),
-			caughtBy: "Values the server cannot read are refused",
+			caughtBy: "A date the server cannot read is the one problem reported",
 			tags:     "@upload",
 		},
 		{
@@ -131,7 +131,7 @@ func TestBrokenVariantsAreCaught(t *testing.T) {
 				}
 				return status, body
 			}),
-			caughtBy: "Every required part must be there",
+			caughtBy: "Every required text part must be there",
 			tags:     "@upload",
 		},
 		{
@@ -166,6 +166,42 @@ func TestBrokenVariantsAreCaught(t *testing.T) {
 			name:     "stores the body of a checksum-header duplicate",
 			break_:   storesAfterChecksumDuplicate,
 			caughtBy: "A duplicate found by the checksum header stores nothing",
+			tags:     "@upload",
+		},
+		{
+			name: "sends a single problem of the text parts as a string",
+			break_: editJSON(isUpload, func(status int, body any) (int, any) {
+				if m, ok := body.(map[string]any); ok && status == http.StatusBadRequest {
+					if list, ok := m["message"].([]any); ok && len(list) == 1 {
+						m["message"] = list[0]
+					}
+				}
+				return status, body
+			}),
+			caughtBy: "Values the server cannot read are refused",
+			tags:     "@upload",
+		},
+		{
+			name: "answers a broken body with some other client error",
+			break_: editJSON(isUpload, func(status int, body any) (int, any) {
+				if m, ok := body.(map[string]any); ok && status == http.StatusBadRequest && strings.HasPrefix(fmt.Sprint(m["message"]), "Malformed multipart body") {
+					return http.StatusUnprocessableEntity, errorBody(http.StatusUnprocessableEntity, fmt.Sprint(m["message"]))
+				}
+				return status, body
+			}),
+			caughtBy: "A broken body is refused and the server keeps answering",
+			tags:     "@robustness",
+		},
+		{
+			name:     "reads the upload before the credentials",
+			break_:   validatesBeforeCredentials,
+			caughtBy: "Without credentials, an upload that lacks a part is refused for want of credentials",
+			tags:     "@upload",
+		},
+		{
+			name:     "answers the checksum header through a link without upload rights",
+			break_:   checksumBeforeUploadRights,
+			caughtBy: "A link that does not let its holder upload does not tell which files its owner has",
 			tags:     "@upload",
 		},
 		{
@@ -339,6 +375,53 @@ func storesAfterChecksumDuplicate(h http.Handler, _ model.Dataset) http.Handler 
 		}
 		w.WriteHeader(rec.Code)
 		_, _ = w.Write(rec.Body.Bytes())
+	})
+}
+
+// validatesBeforeCredentials reads and validates an upload before it looks
+// at its credentials: an upload without any is answered with the problems
+// of its body, if it has some, and only then with 401.
+func validatesBeforeCredentials(h http.Handler, _ model.Dataset) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !isUpload(r) || r.URL.Query().Has("key") || r.Header.Get("Authorization") != "" || r.Header.Get("x-api-key") != "" {
+			h.ServeHTTP(w, r)
+			return
+		}
+		body, _ := io.ReadAll(r.Body)
+		check := r.Clone(r.Context())
+		check.Header.Set("x-api-key", apiKey)
+		check.Body = io.NopCloser(bytes.NewReader(body))
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, check)
+		if rec.Code == http.StatusBadRequest {
+			writeJSON(w, rec.Code, decode(rec.Body.Bytes()))
+			return
+		}
+		writeJSON(w, http.StatusUnauthorized, errorBody(http.StatusUnauthorized, "Authentication required"))
+	})
+}
+
+// checksumBeforeUploadRights looks at the checksum header before it checks
+// that a link lets its holder upload, as the reference server does: a
+// link's holder learns which files the owner keeps. Links here are the
+// default user's, as the scenarios make them.
+func checksumBeforeUploadRights(h http.Handler, _ model.Dataset) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !isUpload(r) || !r.URL.Query().Has("key") || r.Header.Get("x-service-checksum") == "" {
+			h.ServeHTTP(w, r)
+			return
+		}
+		asOwner := r.Clone(r.Context())
+		asOwner.URL.RawQuery = ""
+		asOwner.Header.Set("x-api-key", apiKey)
+		asOwner.Body = http.NoBody
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, asOwner)
+		if rec.Code == http.StatusOK {
+			writeJSON(w, rec.Code, decode(rec.Body.Bytes()))
+			return
+		}
+		h.ServeHTTP(w, r)
 	})
 }
 

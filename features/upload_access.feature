@@ -16,6 +16,42 @@ Feature: Who may upload
       | the bearer token "not-a-real-token"  | Invalid user token      |
       | the shared link key "no-such-link"   | Invalid share key       |
 
+  Scenario: Without credentials, an upload that lacks a part is refused for want of credentials
+    Given I use no credentials
+    When I upload a new photo without the "deviceId" part
+    Then the request is refused with status 401 and the message "Authentication required"
+
+  Scenario: Without credentials, a body that is not multipart is refused for want of credentials
+    Given I use no credentials
+    When I send an upload whose body is JSON instead of multipart
+    Then the request is refused with status 401 and the message "Authentication required"
+
+  Scenario: With an unknown API key, a date the server cannot read is refused for the key
+    Given I use the API key "not-a-real-key"
+    When I upload a new photo "IMG_4021.JPG" with "fileCreatedAt" set to "yesterday"
+    Then the request is refused with status 401 and the message "Invalid API key"
+
+  Scenario Outline: Of several credentials, the first present is the one checked
+    The order is: a shared link's key, then a bearer token, then the x-api-key header.
+    Given I use <credentials>
+    When I upload a new photo "IMG_4021.JPG"
+    Then the request is refused with status 401 and the message "<message>"
+
+    Examples:
+      | credentials                                                                   | message            |
+      | the bearer token "not-a-real-token" beside my API key                         | Invalid user token |
+      | the shared link key "no-such-link" beside my API key as a bearer token        | Invalid share key  |
+
+  @control
+  Scenario: A link that does not let its holder upload does not tell which files its owner has
+    A checksum header sent through such a link is not answered "duplicate": that would tell the
+    link's holder which files the owner keeps.
+    Given I have uploaded a new photo "IMG_4021.JPG"
+    And I have shared an album that does not allow uploads
+    And I use the key of that link
+    When I announce that photo's checksum in base64 and send no file
+    Then the request is refused with status 401 and the message "Unauthorized"
+
   Scenario: My API key works as a bearer token too
     Given I use my API key as a bearer token
     When I upload a new photo "IMG_4021.JPG"

@@ -39,17 +39,35 @@ Feature: Uploading an asset
     When I upload a new photo "IMG_4021.JPG" with the sidecar "IMG_4021.JPG.xmp"
     Then the upload is accepted as new
 
-  Scenario Outline: Optional details are taken as given
+  Scenario Outline: Optional details are accepted
     When I upload a new photo "IMG_4021.JPG" with "<part>" set to "<value>"
     Then the upload is accepted as new
 
     Examples:
-      | part           | value                    |
-      | fileCreatedAt  | 2024-05-30               |
+      | part           | value                     |
+      | fileCreatedAt  | 2024-05-30                |
       | fileModifiedAt | 2024-05-30T10:00:00+02:00 |
-      | isFavorite     | true                     |
-      | isArchived     | false                    |
-      | isVisible      | true                     |
-      | isOffline      | false                    |
-      | duration       | 0:00:05.00000            |
-      | albumName      | a part the API does not know |
+      | isFavorite     | true                      |
+      | isArchived     | false                     |
+      | isVisible      | true                      |
+      | isOffline      | false                     |
+      | duration       | 0:00:05.00000             |
+
+  @control
+  Scenario Outline: Optional details are kept as given
+    When I upload a new photo "IMG_4021.JPG" with "<part>" set to "<value>"
+    Then the upload is accepted as new
+    And the new asset's "<field>" is "<kept>"
+
+    Examples:
+      | part          | value         | field         | kept                     |
+      | isFavorite    | true          | isFavorite    | true                     |
+      | isArchived    | true          | isArchived    | true                     |
+      | isOffline     | true          | isOffline     | true                     |
+      | duration      | 0:00:05.00000 | duration      | 0:00:05.00000            |
+      | fileCreatedAt | 2024-05-30    | fileCreatedAt | 2024-05-30T00:00:00.000Z |
+      | fileCreatedAt | 2024-05-30    | localDateTime | 2024-05-30T00:00:00.000Z |
+
+  Scenario: Text parts the API does not know are ignored
+    When I upload a new photo "IMG_4021.JPG" with "albumName" set to "Summer in Lisbon"
+    Then the upload is accepted as new

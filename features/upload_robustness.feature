@@ -1,7 +1,7 @@
 @upload @robustness
 Feature: Standing up to broken uploads
   Phones lose their connection in the middle of an upload, and careless clients send the wrong
-  kind of body. The server refuses such a request with a client error and goes on serving: one
+  kind of body. The server refuses such a request with 400 Bad Request and goes on serving: one
   server of this API has been seen to die on a multipart body cut off in the middle of the file.
 
   Background:
@@ -9,7 +9,7 @@ Feature: Standing up to broken uploads
 
   Scenario Outline: A broken body is refused and the server keeps answering
     When I send an upload whose body is <problem>
-    Then the request is refused with a client error
+    Then the request is refused with status 400
     And the server still answers my next request
 
     Examples:
@@ -17,8 +17,12 @@ Feature: Standing up to broken uploads
       | multipart without a boundary in its Content-Type   |
       | multipart cut off in the middle of the file        |
       | multipart whose closing boundary is missing         |
-      | JSON instead of multipart                          |
       | empty                                              |
+
+  Scenario: A body that is not multipart is refused for want of a file
+    When I send an upload whose body is JSON instead of multipart
+    Then the request is refused with status 400 and the message "File is required"
+    And the server still answers my next request
 
   Scenario: A connection dropped in the middle of the file does not hurt the server
     When I start an upload and drop the connection in the middle of the file

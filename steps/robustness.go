@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"crypto/tls"
+	"errors"
 	"fmt"
 	"net"
 	"net/http"
@@ -96,7 +97,17 @@ func (s *scenario) dropMidUpload(ctx context.Context) error {
 	if _, err := conn.Write(append(head.Bytes(), body[:cut]...)); err != nil {
 		return fmt.Errorf("sending the first half of the upload: %w", err)
 	}
-	// Give the server the time to start reading the file before the drop.
-	time.Sleep(50 * time.Millisecond)
+	// The server must be waiting for the rest of the file when the
+	// connection drops: an answer already (say, a 401 before reading the
+	// body) would leave nothing to drop in the middle of.
+	_ = conn.SetReadDeadline(time.Now().Add(200 * time.Millisecond))
+	answer := make([]byte, 512)
+	n, err := conn.Read(answer)
+	if n > 0 {
+		return fmt.Errorf("the server answered before the file was all sent, so nothing was dropped in the middle: %s", short(answer[:n]))
+	}
+	if ne, ok := errors.AsType[net.Error](err); !ok || !ne.Timeout() {
+		return fmt.Errorf("the server closed the connection before the file was all sent: %w", err)
+	}
 	return nil
 }

@@ -129,11 +129,17 @@ func (s *scenario) registerCredentials(sc *godog.ScenarioContext) {
 	sc.Step(`^I use the API key "([^"]*)"$`, func(key string) {
 		s.creds = credentials{apiKey: key}
 	})
-	sc.Step(`^I use the bearer token "([^"]*)"$`, func(token string) {
+	sc.Step(`^I use the bearer token "([^"]*)"( beside my API key)?$`, func(token, beside string) {
 		s.creds = credentials{bearer: token}
+		if beside != "" {
+			s.creds.apiKey = s.me.apiKey
+		}
 	})
-	sc.Step(`^I use the shared link key "([^"]*)"$`, func(key string) {
+	sc.Step(`^I use the shared link key "([^"]*)"( beside my API key as a bearer token)?$`, func(key, beside string) {
 		s.creds = credentials{linkKey: key}
+		if beside != "" {
+			s.creds.bearer = s.me.apiKey
+		}
 	})
 	sc.Step(`^I use the key of that link(, with my API key beside it)?$`, func(beside string) error {
 		if s.link == nil {

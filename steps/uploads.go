@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 
@@ -85,7 +86,7 @@ func (s *scenario) decodeUpload(want int) (id string, duplicate bool, err error)
 	}
 	var res uploadResult
 	if err := json.Unmarshal(s.last.body, &res); err != nil {
-		return "", false, fmt.Errorf("the answer is not an upload result: %v: %s", err, s.last)
+		return "", false, fmt.Errorf("the answer is not an upload result: %w: %s", err, s.last)
 	}
 	if res.ID == nil || *res.ID == "" || res.Duplicate == nil {
 		return "", false, fmt.Errorf("the answer lacks its id or duplicate flag: %s", s.last)
@@ -119,6 +120,12 @@ func (s *scenario) registerUploads(sc *godog.ScenarioContext) {
 	})
 	sc.Step(`^I upload a new photo without the "([^"]*)" part$`, func(ctx context.Context, part string) error {
 		return s.uploadNew(ctx, defaultName, func(f *form) { f.remove(part) })
+	})
+	sc.Step(`^I upload a new photo without the "([^"]*)" part and with "([^"]*)" set to "([^"]*)"$`, func(ctx context.Context, missing, part, value string) error {
+		return s.uploadNew(ctx, defaultName, func(f *form) {
+			f.remove(missing)
+			f.set(part, value)
+		})
 	})
 	sc.Step(`^I upload a new photo without the "([^"]*)" and "([^"]*)" parts and with "([^"]*)" set to "([^"]*)"$`,
 		func(ctx context.Context, a, b, part, value string) error {
@@ -215,6 +222,7 @@ func (s *scenario) registerUploads(sc *godog.ScenarioContext) {
 
 	sc.Step(`^the upload is accepted as new$`, s.acceptedAsNew)
 	sc.Step(`^the still's live photo video is a VIDEO with the checksum of the video I sent$`, s.liveVideoKept)
+	sc.Step(`^the new asset's "([^"]*)" is "([^"]*)"$`, s.assetFieldIs)
 	sc.Step(`^the answer's id is a UUID$`, func() error {
 		if s.last == nil {
 			return fmt.Errorf("no request was sent")
@@ -234,20 +242,24 @@ func (s *scenario) registerUploads(sc *godog.ScenarioContext) {
 	sc.Step(`^the upload is recognised as a duplicate of the other user's$`, func() error {
 		return s.duplicateOf(s.otherID, "the other user's first upload")
 	})
-	sc.Step(`^the upload is refused with status (\d+) and the messages "([^"]*)"$`, func(status int, messages string) error {
-		return s.refused(status, strings.Split(messages, "; "))
+	// An error's message is either one string or a list of strings, and
+	// which of the two is part of the contract: "the message" is a string,
+	// "the messages" a list.
+	sc.Step(`^the (?:upload|request) is refused with status (\d+) and the messages "([^"]*)"$`, func(status int, messages string) error {
+		return s.refused(status, strings.Split(messages, "; "), true)
 	})
-	sc.Step(`^the request is refused with status (\d+) and the message "([^"]*)"$`, func(status int, message string) error {
-		return s.refused(status, []string{message})
+	sc.Step(`^the (?:upload|request) is refused with status (\d+) and the messages:$`, func(status int, table *godog.Table) error {
+		var messages []string
+		for _, row := range table.Rows {
+			messages = append(messages, row.Cells[0].Value)
+		}
+		return s.refused(status, messages, true)
 	})
-	sc.Step(`^the request is refused with a client error$`, func() error {
-		if s.last == nil {
-			return fmt.Errorf("no request was sent")
-		}
-		if s.last.status < 400 || s.last.status > 499 {
-			return fmt.Errorf("want a 4xx status, got: %s", s.last)
-		}
-		return nil
+	sc.Step(`^the (?:upload|request) is refused with status (\d+) and the message "([^"]*)"$`, func(status int, message string) error {
+		return s.refused(status, []string{message}, false)
+	})
+	sc.Step(`^the (?:upload|request) is refused with status (\d+)$`, func(status int) error {
+		return s.refused(status, nil, false)
 	})
 	sc.Step(`^the request succeeds$`, func() error {
 		if s.last == nil {
@@ -307,12 +319,15 @@ func (s *scenario) duplicateOf(id, what string) error {
 // errorBody is the JSON of an error; a server may leave out its "error".
 type errorBody struct {
 	Message    json.RawMessage `json:"message"`
+	Error      *string         `json:"error"`
 	StatusCode int             `json:"statusCode"`
 }
 
-// refused checks the status and the message of an error answer: the
-// message may be a string or a list of strings.
-func (s *scenario) refused(status int, want []string) error {
+// refused checks an error answer: its status, its statusCode, its error
+// (the status's reason phrase, when there is one) and its message, which is
+// one string or, when list is set, a list of strings. With no want, any
+// message will do.
+func (s *scenario) refused(status int, want []string, list bool) error {
 	if s.last == nil {
 		return fmt.Errorf("no request was sent")
 	}
@@ -321,34 +336,33 @@ func (s *scenario) refused(status int, want []string) error {
 	}
 	var e errorBody
 	if err := json.Unmarshal(s.last.body, &e); err != nil {
-		return fmt.Errorf("the error is not JSON: %v: %s", err, s.last)
-	}
-	var got []string
-	var one string
-	if err := json.Unmarshal(e.Message, &one); err == nil {
-		got = []string{one}
-	} else if err := json.Unmarshal(e.Message, &got); err != nil {
-		return fmt.Errorf("the error's message is neither a string nor a list of strings: %s", s.last)
-	}
-	if !slicesEqual(got, want) {
-		return fmt.Errorf("want the message %q, got %q", strings.Join(want, "; "), strings.Join(got, "; "))
+		return fmt.Errorf("the error is not JSON: %w: %s", err, s.last)
 	}
 	if e.StatusCode != status {
 		return fmt.Errorf("the error's statusCode is %d, not the status %d", e.StatusCode, status)
 	}
-	return nil
-}
-
-func slicesEqual(a, b []string) bool {
-	if len(a) != len(b) {
-		return false
+	if e.Error != nil && *e.Error != http.StatusText(status) {
+		return fmt.Errorf("the error's error is %q, want %q (the reason phrase of %d)", *e.Error, http.StatusText(status), status)
 	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
+	var got []string
+	var one string
+	switch {
+	case json.Unmarshal(e.Message, &one) == nil:
+		if len(want) > 0 && list {
+			return fmt.Errorf("want the message as a list of strings %q, got the string %q", want, one)
 		}
+		got = []string{one}
+	case json.Unmarshal(e.Message, &got) == nil && got != nil:
+		if len(want) > 0 && !list {
+			return fmt.Errorf("want the message as one string %q, got the list %q", want[0], got)
+		}
+	default:
+		return fmt.Errorf("the error's message is neither a string nor a list of strings: %s", s.last)
 	}
-	return true
+	if len(want) > 0 && !slices.Equal(got, want) {
+		return fmt.Errorf("want the message %q, got %q", strings.Join(want, "; "), strings.Join(got, "; "))
+	}
+	return nil
 }
 
 // race uploads the same new bytes n times at once.
@@ -430,4 +444,38 @@ func (s *scenario) liveVideoKept(ctx context.Context) error {
 		return fmt.Errorf("the live photo video is a %s of checksum %s, want a VIDEO of checksum %s", video.Type, video.Checksum, s.liveVideo.checksumBase64())
 	}
 	return nil
+}
+
+// assetFieldIs reads the asset the last upload created through the control
+// API and compares one of its fields, written as JSON writes it (a string
+// without its quotes), with want.
+func (s *scenario) assetFieldIs(ctx context.Context, field, want string) error {
+	id, _, err := s.decodeUpload(http.StatusCreated)
+	if err != nil {
+		return err
+	}
+	var assets []map[string]json.RawMessage
+	if err := s.cfg.control(ctx, http.MethodGet, "/assets", s.me.apiKey, nil, &assets, http.StatusOK); err != nil {
+		return err
+	}
+	for _, a := range assets {
+		var aid string
+		if json.Unmarshal(a["id"], &aid) != nil || aid != id {
+			continue
+		}
+		raw, ok := a[field]
+		if !ok {
+			return fmt.Errorf("the asset %s has no %q", id, field)
+		}
+		got := string(raw)
+		var str string
+		if json.Unmarshal(raw, &str) == nil {
+			got = str
+		}
+		if got != want {
+			return fmt.Errorf("the asset's %q is %s, want %q", field, raw, want)
+		}
+		return nil
+	}
+	return fmt.Errorf("my assets do not hold the new asset %s", id)
 }
