@@ -425,8 +425,16 @@ func (s *store) addUpload(a model.AssetRecord, live *model.AssetRecord) (model.U
 	var liveDup *model.AssetRecord
 	size := assetSize(&a)
 	if live != nil {
-		if liveDup = st.bySum[mustChecksumKey(*live)]; liveDup == nil {
+		// Everything is checked before the first write, so that a refused
+		// upload leaves nothing behind.
+		if live.Checksum == a.Checksum {
+			return model.UploadResult{}, errorf(http.StatusBadRequest, "livePhotoData is the same file as assetData")
+		}
+		switch liveDup = st.bySum[mustChecksumKey(*live)]; {
+		case liveDup == nil:
 			size += assetSize(live)
+		case liveDup.Type != model.AssetVideo:
+			return model.UploadResult{}, errorf(http.StatusBadRequest, "livePhotoData is the same file as the %s asset %s, not a video", liveDup.Type, liveDup.ID)
 		}
 	}
 	if q := u.QuotaSizeInBytes; q != nil && st.usage[u.ID]+size > *q {

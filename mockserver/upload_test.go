@@ -448,3 +448,29 @@ func TestUploadStoredFlags(t *testing.T) {
 	assert.True(t, a.IsOffline)
 	assert.False(t, a.IsArchived, "still false by default")
 }
+
+// TestUploadLivePhotoConflicts: a live photo whose video is the still's own
+// bytes, or the bytes of a photo already kept, is refused with a 400 and
+// leaves nothing behind; a video already kept is reused as the motion part.
+func TestUploadLivePhotoConflicts(t *testing.T) {
+	srv := newTestServer(t)
+	requireError(t, do(t, uploadRequest(t, srv, validForm("same bytes").withFile("livePhotoData", "IMG_1.MOV", "same bytes"), keyAlice)),
+		http.StatusBadRequest, "livePhotoData is the same file as assetData")
+	assertAssetCount(t, srv, keyAlice, 1)
+
+	rep := do(t, uploadRequest(t, srv, validForm("a new still").withFile("livePhotoData", "IMG_2.MOV", aliceAssetBody), keyAlice))
+	require.Equal(t, http.StatusBadRequest, rep.status, "%s", rep.body)
+	assert.Contains(t, string(rep.body), "not a video")
+	assertAssetCount(t, srv, keyAlice, 1)
+
+	video := requireUpload(t, srv, form{fields: validForm("").fields, files: []formFile{{"assetData", "clip.mov", "a clip"}}}, keyAlice, http.StatusCreated)
+	still := requireUpload(t, srv, validForm("another still").withFile("livePhotoData", "IMG_3.MOV", "a clip"), keyAlice, http.StatusCreated)
+	assets := listAssets(t, srv, keyAlice)
+	require.Len(t, assets, 3, "the clip is reused, not stored twice")
+	for _, a := range assets {
+		if a.ID == still.ID {
+			require.NotNil(t, a.LivePhotoVideoID)
+			assert.Equal(t, video.ID, *a.LivePhotoVideoID)
+		}
+	}
+}
