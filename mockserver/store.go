@@ -3,6 +3,7 @@ package mockserver
 import (
 	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"slices"
@@ -173,6 +174,9 @@ func newState(d model.Dataset) (*state, error) {
 		albumLinks:  map[string]int{},
 		linkByKey:   map[string]*model.SharedLinkRecord{},
 		linksByUser: map[string][]*model.SharedLinkRecord{},
+	}
+	if len(d.Users) == 0 {
+		return nil, errors.New("users: none; users[0] is the default user, whose key serve prints")
 	}
 	for i := range d.Users {
 		if err := st.addUser(d.Users[i]); err != nil {

@@ -24,7 +24,7 @@ const (
 	defaultAddr   = "127.0.0.1:2283"
 	defaultAPIKey = "mediaspec-dev-key"
 	defaultLinks  = 12
-	defaultUsers  = 3
+	defaultUsers  = fake.DefaultOtherUsers
 	defaultSeed   = 1
 )
 
@@ -64,7 +64,11 @@ func (f *datasetFlags) generate(now time.Time) (model.Dataset, error) {
 		_, _ = rand.Read(b[:])
 		f.seed = int64(binary.LittleEndian.Uint64(b[:])>>2) + 1
 	}
-	return fake.Generate(fake.Options{Seed: f.seed, Anchor: anchor, Links: f.links, Users: f.users, APIKey: f.apiKey}), nil
+	users := f.users
+	if users == 0 { // fake reads 0 as its default; --users 0 means none
+		users = -1
+	}
+	return fake.Generate(fake.Options{Seed: f.seed, Anchor: anchor, Links: f.links, Users: users, APIKey: f.apiKey}), nil
 }
 
 func parseAnchor(v string) (time.Time, error) {

@@ -8,6 +8,8 @@ import (
 	"io"
 	"mime/multipart"
 	"net/http"
+	"os"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -126,4 +128,20 @@ func uploadForm(t *testing.T, file []byte) (body []byte, contentType string) {
 	require.NoError(t, err)
 	require.NoError(t, mw.Close())
 	return buf.Bytes(), mw.FormDataContentType()
+}
+
+// TestFixturesUsersCount: --users N gives exactly N users besides the
+// default one, none for 0.
+func TestFixturesUsersCount(t *testing.T) {
+	for _, n := range []int{0, 1, 3} {
+		path := t.TempDir() + "/d.json"
+		require.NoError(t, run(t.Context(), []string{"fixtures", "--users", strconv.Itoa(n), "--links", "2", "--out", path}, noEnv, io.Discard, io.Discard))
+		b, err := os.ReadFile(path)
+		require.NoError(t, err)
+		var d struct {
+			Users []json.RawMessage `json:"users"`
+		}
+		require.NoError(t, json.Unmarshal(b, &d))
+		assert.Len(t, d.Users, n+1, "--users %d", n)
+	}
 }
