@@ -141,6 +141,7 @@ func TestHostileRequests(t *testing.T) {
 			rep := sendRaw(t, addr, tt.raw, tt.drip)
 			assert.Equal(t, tt.status, rep.status, "body: %.300s", rep.body)
 			assert.Equal(t, "application/json", rep.header.Get("Content-Type"))
+			assert.Equal(t, "*", rep.header.Get("Access-Control-Allow-Origin"), "CORS on every answer, errors too")
 			var e map[string]any
 			require.NoError(t, json.Unmarshal(rep.body, &e), "a JSON error body: %.300s", rep.body)
 			assert.Len(t, e, 3)
