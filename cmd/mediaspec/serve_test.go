@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"crypto/sha1"
 	"encoding/base64"
 	"encoding/json"
@@ -144,4 +145,23 @@ func TestFixturesUsersCount(t *testing.T) {
 		require.NoError(t, json.Unmarshal(b, &d))
 		assert.Len(t, d.Users, n+1, "--users %d", n)
 	}
+}
+
+// TestServeStopsWithARequestInFlight: SIGINT stops serve cleanly (exit 0,
+// checked by startServe's clean-up) even while a request waits out an
+// x-mock-delay of a minute: after a short grace the request is cut off.
+func TestServeStopsWithARequestInFlight(t *testing.T) {
+	base := startServe(t)
+	// Not t.Context(): that ends, and would drop the request, before the
+	// clean-up stops serve.
+	r, err := http.NewRequestWithContext(context.Background(), http.MethodGet, base+"/shared-links", nil)
+	require.NoError(t, err)
+	r.Header.Set("x-api-key", "mediaspec-dev-key")
+	r.Header.Set("x-mock-delay", "1m")
+	go func() {
+		if resp, err := http.DefaultClient.Do(r); err == nil {
+			resp.Body.Close()
+		}
+	}()
+	time.Sleep(200 * time.Millisecond) // for the request to arrive: the clean-up then stops serve
 }
