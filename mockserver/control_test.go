@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/mediaspec/mediaspec/mockserver/fake"
 	"github.com/mediaspec/mediaspec/mockserver/model"
 )
 
@@ -91,4 +92,34 @@ func TestControlUserQuota(t *testing.T) {
 	requireError(t, do(t, uploadRequest(t, srv, validForm(strings.Repeat("b", 60)), made.APIKey)), http.StatusBadRequest, "Quota has been exceeded!")
 	requireUpload(t, srv, validForm(strings.Repeat("c", 40)), made.APIKey, http.StatusCreated)
 	assertAssetCount(t, srv, made.APIKey, 2)
+}
+
+// TestControlAssetsNewestUploadFirst: GET /__mock/assets lists the caller's
+// assets, the most recently uploaded (created) first, on a generated
+// dataset whose assets are stored in no such order, and with new uploads.
+func TestControlAssetsNewestUploadFirst(t *testing.T) {
+	d := fake.Generate(fake.Options{Seed: 5, Anchor: testNow().Truncate(24 * time.Hour), Links: 6, APIKey: keyAlice})
+	srv := newTestServer(t, func(c *Config) { c.Dataset = func() model.Dataset { return d } })
+	requireUpload(t, srv, validForm("a new photo"), keyAlice, http.StatusCreated)
+	requireUpload(t, srv, validForm("a newer photo"), keyAlice, http.StatusCreated)
+
+	rep := controlJSON(t, srv, http.MethodGet, "/__mock/assets", keyAlice, nil)
+	require.Equal(t, http.StatusOK, rep.status)
+	var assets []struct {
+		ID string `json:"id"`
+	}
+	rep.json(t, &assets)
+	createdAt := map[string]time.Time{}
+	for _, a := range d.Assets {
+		createdAt[a.ID] = a.CreatedAt.Time
+	}
+	require.Greater(t, len(assets), 10)
+	for i, a := range assets[2:] {
+		if i > 0 {
+			prev := createdAt[assets[2+i-1].ID]
+			assert.False(t, createdAt[a.ID].After(prev), "asset %d (%s) was created after the one before it", i+2, a.ID)
+		}
+	}
+	_, generated := createdAt[assets[0].ID]
+	assert.False(t, generated, "the newest upload comes first")
 }

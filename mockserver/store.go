@@ -514,14 +514,18 @@ func (s *store) assets(userID string) []model.Asset {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	st := s.state
-	var out []model.Asset
+	var mine []*model.AssetRecord
 	for i := len(st.assets) - 1; i >= 0; i-- {
 		if a := st.assets[i]; a.OwnerID == userID {
-			out = append(out, st.assetView(a, true))
+			mine = append(mine, a)
 		}
 	}
-	if out == nil {
-		out = []model.Asset{}
+	// The most recently uploaded first: an asset's createdAt is when it was
+	// uploaded. The dataset's own assets are stored in no such order.
+	slices.SortStableFunc(mine, func(a, b *model.AssetRecord) int { return b.CreatedAt.Compare(a.CreatedAt.Time) })
+	out := make([]model.Asset, 0, len(mine))
+	for _, a := range mine {
+		out = append(out, st.assetView(a, true))
 	}
 	return out
 }
