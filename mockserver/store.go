@@ -540,7 +540,7 @@ func (s *store) addUser(u model.UserRecord) error {
 		}
 	}
 	u.CreatedAt = s.tick()
-	s.changed()
+	// No listing changes: a new user is in no link yet.
 	return s.state.addUser(u)
 }
 
@@ -566,12 +566,25 @@ func (s *store) addLink(userID string, req linkRequest) (model.SharedLink, error
 	if st.userByID[userID] == nil {
 		return model.SharedLink{}, errorf(http.StatusUnauthorized, "Invalid API key")
 	}
-	s.changed()
+	// Everything is checked before the first write, so that a refused
+	// request changes nothing.
+	seen := make(map[string]bool, len(req.AssetIDs))
 	for _, id := range req.AssetIDs {
 		if a := st.assetBy[id]; a == nil || a.OwnerID != userID {
 			return model.SharedLink{}, errorf(http.StatusBadRequest, "Asset %s is not an asset of yours", id)
 		}
+		if seen[id] {
+			return model.SharedLink{}, errorf(http.StatusBadRequest, "Asset %s is listed twice", id)
+		}
+		seen[id] = true
 	}
+	switch {
+	case req.Type != model.LinkAlbum && req.Type != model.LinkIndividual:
+		return model.SharedLink{}, errorf(http.StatusBadRequest, "type must be one of the following values: ALBUM, INDIVIDUAL")
+	case req.Type == model.LinkIndividual && len(req.AssetIDs) == 0:
+		return model.SharedLink{}, errorf(http.StatusBadRequest, "An INDIVIDUAL link needs assetIds")
+	}
+	s.changed()
 	l := model.SharedLinkRecord{
 		ID:            newUUID(),
 		Key:           newSecret(50),
@@ -607,12 +620,7 @@ func (s *store) addLink(userID string, req linkRequest) (model.SharedLink, error
 		}
 		l.AlbumID = &al.ID
 	case model.LinkIndividual:
-		if len(req.AssetIDs) == 0 {
-			return model.SharedLink{}, errorf(http.StatusBadRequest, "An INDIVIDUAL link needs assetIds")
-		}
 		l.AssetIDs = slices.Clone(req.AssetIDs)
-	default:
-		return model.SharedLink{}, errorf(http.StatusBadRequest, "type must be one of the following values: ALBUM, INDIVIDUAL")
 	}
 	l.CreatedAt = s.tick()
 	if err := st.addLink(l); err != nil {
