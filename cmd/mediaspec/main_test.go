@@ -27,6 +27,8 @@ func TestUsageErrors(t *testing.T) {
 		{"serve", "--log-format", "xml"},
 		{"serve", "--anchor", "last tuesday"},
 		{"serve", "extra"},
+		{"serve", "--fixtures", "family.json", "--seed", "7"},
+		{"serve", "--fixtures", "family.json", "--api-key", "k", "--links", "3"},
 		{"spec", "--yaml"},
 	} {
 		t.Run(strings.Join(args, " "), func(t *testing.T) {

@@ -12,6 +12,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/mediaspec/mediaspec/mockserver"
@@ -36,6 +37,13 @@ type datasetFlags struct {
 	apiKey string
 	links  int
 	users  int
+}
+
+// isDatasetFlag says whether register adds the flag of that name.
+func isDatasetFlag(name string) bool {
+	fs := flag.NewFlagSet("", flag.ContinueOnError)
+	new(datasetFlags).register(fs)
+	return fs.Lookup(name) != nil
 }
 
 func (f *datasetFlags) register(fs *flag.FlagSet) {
@@ -99,6 +107,19 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	df.register(fs)
 	if err := parseFlags(fs, args); err != nil {
 		return err
+	}
+	if *fixtures != "" {
+		// The file is the whole dataset: flags that would make another one
+		// would be silently ignored, a key the user then cannot use.
+		var ignored []string
+		fs.Visit(func(f *flag.Flag) {
+			if isDatasetFlag(f.Name) {
+				ignored = append(ignored, "--"+f.Name)
+			}
+		})
+		if len(ignored) > 0 {
+			return fmt.Errorf("%w: %s cannot be used with --fixtures, whose file holds the whole dataset", errUsage, strings.Join(ignored, ", "))
+		}
 	}
 	logger, err := newLogger(stderr, *logFormat, *quiet)
 	if err != nil {
