@@ -41,7 +41,7 @@ func (s *server) route() http.Handler {
 			w.Header().Set("Allow", allow)
 		}
 		status := rec.status
-		if status == 0 || status < 400 {
+		if status < 400 { // 0 too: the mux wrote no status
 			status = http.StatusNotFound
 		}
 		writeError(w, errorf(status, "Cannot %s %s", r.Method, r.URL.Path))

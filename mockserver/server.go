@@ -7,7 +7,6 @@ package mockserver
 import (
 	"cmp"
 	"fmt"
-	"io"
 	"log/slog"
 	"net/http"
 	"sync"
@@ -64,7 +63,7 @@ func New(cfg Config) (http.Handler, error) {
 		cfg.Now = time.Now
 	}
 	if cfg.Logger == nil {
-		cfg.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
+		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
 	st, err := newStore(cfg.Dataset(), cfg.Now)
 	if err != nil {

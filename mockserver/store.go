@@ -2,6 +2,7 @@ package mockserver
 
 import (
 	"encoding/base64"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -120,7 +121,7 @@ func decodeChecksum(v string) (sum [20]byte, ok bool) {
 	case 28:
 		b, err = base64.StdEncoding.DecodeString(v)
 	case 40:
-		b, err = decodeHex(v)
+		b, err = hex.DecodeString(v)
 	default:
 		return sum, false
 	}
@@ -129,31 +130,6 @@ func decodeChecksum(v string) (sum [20]byte, ok bool) {
 	}
 	copy(sum[:], b)
 	return sum, true
-}
-
-func decodeHex(v string) ([]byte, error) {
-	out := make([]byte, len(v)/2)
-	for i := range out {
-		hi, ok1 := hexDigit(v[2*i])
-		lo, ok2 := hexDigit(v[2*i+1])
-		if !ok1 || !ok2 {
-			return nil, fmt.Errorf("not hex")
-		}
-		out[i] = hi<<4 | lo
-	}
-	return out, nil
-}
-
-func hexDigit(c byte) (byte, bool) {
-	switch {
-	case '0' <= c && c <= '9':
-		return c - '0', true
-	case 'a' <= c && c <= 'f':
-		return c - 'a' + 10, true
-	case 'A' <= c && c <= 'F':
-		return c - 'A' + 10, true
-	}
-	return 0, false
 }
 
 // newState indexes d, checking that every reference in it resolves, so that
