@@ -23,7 +23,7 @@ func BenchmarkUpload(b *testing.B) {
 			h, err := New(Config{Dataset: testDataset, Now: testNow})
 			require.NoError(b, err)
 			content := make([]byte, size)
-			body, ct := validForm(string(content)).encode(&testing.T{})
+			body, ct := validForm(string(content)).encode(b)
 			// The file's first bytes sit right after its part header; a
 			// counter there makes every upload new content.
 			at := bytes.Index(body, content[:64])

@@ -35,7 +35,7 @@ const (
 )
 
 func sha1Base64(b []byte) string {
-	s := sha1Sum(b)
+	s := sha1.Sum(b)
 	return base64.StdEncoding.EncodeToString(s[:])
 }
 
@@ -145,7 +145,7 @@ func (f form) with(name, v string) form {
 	return out
 }
 
-func (f form) encode(t *testing.T) (body []byte, contentType string) {
+func (f form) encode(t testing.TB) (body []byte, contentType string) {
 	t.Helper()
 	var buf bytes.Buffer
 	mw := multipart.NewWriter(&buf)
@@ -245,8 +245,6 @@ func requireError(t *testing.T, rep reply, status int, message any) {
 	}
 }
 
-func sha1Sum(b []byte) [20]byte { return sha1.Sum(b) }
-
 // withFile returns f with one more file part.
 func (f form) withFile(field, filename, content string) form {
 	out := form{fields: f.fields, files: append(slices.Clone(f.files), formFile{field, filename, content})}
@@ -283,10 +281,3 @@ func listLinks(t *testing.T, srv *httptest.Server, key string) []model.SharedLin
 	rep.json(t, &links)
 	return links
 }
-
-func readAll(resp *http.Response) ([]byte, error) {
-	defer resp.Body.Close()
-	return io.ReadAll(resp.Body)
-}
-
-func jsonUnmarshal(b []byte, v any) error { return json.Unmarshal(b, v) }

@@ -2,7 +2,9 @@ package mockserver
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"sync"
 	"testing"
@@ -19,7 +21,17 @@ import (
 func TestNothingLostUnderLoad(t *testing.T) {
 	const files, workers = 2000, 32
 	srv := newTestServer(t)
-	type job struct{ file int }
+	// The bodies are made here: t's require may not run in the workers.
+	type job struct {
+		file        int
+		body        []byte
+		contentType string
+	}
+	bodies := make([]job, files)
+	for i := range bodies {
+		body, ct := validForm(fmt.Sprintf("file number %d", i)).encode(t)
+		bodies[i] = job{file: i, body: body, contentType: ct}
+	}
 	jobs := make(chan job)
 	type answer struct {
 		file   int
@@ -33,29 +45,35 @@ func TestNothingLostUnderLoad(t *testing.T) {
 			client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 1}}
 			defer client.CloseIdleConnections()
 			for j := range jobs {
-				body, ct := validForm(fmt.Sprintf("file number %d", j.file)).encode(t)
-				r := newRequest(t, http.MethodPost, srv.URL+"/api/asset/upload", bytes.NewReader(body), "Content-Type", ct, "x-api-key", keyAlice)
+				r, err := http.NewRequest(http.MethodPost, srv.URL+"/api/asset/upload", bytes.NewReader(j.body))
+				if !assert.NoError(t, err) {
+					continue
+				}
+				r.Header.Set("Content-Type", j.contentType)
+				r.Header.Set("x-api-key", keyAlice)
 				resp, err := client.Do(r)
 				if !assert.NoError(t, err) {
 					continue
 				}
 				var res model.UploadResult
 				rep := reply{status: resp.StatusCode}
-				rep.body, _ = readAll(resp)
-				if assert.NoError(t, jsonUnmarshal(rep.body, &res), "body: %s", rep.body) {
+				rep.body, _ = io.ReadAll(resp.Body)
+				resp.Body.Close()
+				if assert.NoError(t, json.Unmarshal(rep.body, &res), "body: %s", rep.body) {
 					answers <- answer{file: j.file, status: rep.status, res: res}
 				}
 			}
 		})
 	}
-	// Every file goes out twice: the second copy a few hundred jobs later,
-	// so the pair is usually in flight on different workers.
-	for i := range files + 300 {
+	// Every file goes out twice, the second copy a few jobs after the first:
+	// with 32 workers the two are often in flight at once, racing.
+	const gap = 5
+	for i := range files + gap {
 		if i < files {
-			jobs <- job{file: i}
+			jobs <- bodies[i]
 		}
-		if d := i - 300; d >= 0 {
-			jobs <- job{file: d}
+		if d := i - gap; d >= 0 {
+			jobs <- bodies[d]
 		}
 	}
 	close(jobs)

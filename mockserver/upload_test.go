@@ -260,18 +260,34 @@ func TestConcurrentIdenticalUploads(t *testing.T) {
 	srv := newTestServer(t)
 	const n = 50
 	body, ct := validForm("the same bytes, fifty times").encode(t)
+	// The requests are made here, and answers read without require in the
+	// goroutines: t's require may only stop the test's own goroutine.
+	requests := make([]*http.Request, n)
+	for i := range requests {
+		requests[i] = newRequest(t, http.MethodPost, srv.URL+"/api/asset/upload", bytes.NewReader(body), "Content-Type", ct, "x-api-key", keyAlice)
+	}
 	var wg sync.WaitGroup
 	results := make([]reply, n)
+	errs := make([]error, n)
 	start := make(chan struct{})
 	for i := range n {
 		wg.Go(func() {
 			<-start
-			r := newRequest(t, http.MethodPost, srv.URL+"/api/asset/upload", bytes.NewReader(body), "Content-Type", ct, "x-api-key", keyAlice)
-			results[i] = do(t, r)
+			resp, err := http.DefaultClient.Do(requests[i])
+			if err != nil {
+				errs[i] = err
+				return
+			}
+			defer resp.Body.Close()
+			results[i].status = resp.StatusCode
+			results[i].body, errs[i] = io.ReadAll(resp.Body)
 		})
 	}
 	close(start)
 	wg.Wait()
+	for _, err := range errs {
+		require.NoError(t, err)
+	}
 	ids := map[string]int{}
 	statuses := map[int]int{}
 	for _, rep := range results {
