@@ -84,7 +84,8 @@ func (s *server) handleCreateUser() http.Handler {
 func avatarColor(id string) string {
 	h := fnv.New32a()
 	_, _ = h.Write([]byte(id))
-	return model.AvatarColors[h.Sum32()%uint32(len(model.AvatarColors))]
+	colors := model.AvatarColors()
+	return colors[h.Sum32()%uint32(len(colors))]
 }
 
 // handleCreateLink is POST /__mock/shared-links.

@@ -89,7 +89,7 @@ func TestControlAPI(t *testing.T) {
 		}
 		rep.json(t, &created)
 		assert.Equal(t, "Dana Okafor", created.User.Name)
-		assert.Contains(t, model.AvatarColors, created.User.AvatarColor)
+		assert.Contains(t, model.AvatarColors(), created.User.AvatarColor)
 		require.NotEmpty(t, created.APIKey)
 		assert.Empty(t, listLinks(t, srv, created.APIKey))
 

@@ -220,8 +220,8 @@ func (st *state) addUser(u model.UserRecord) error {
 		return fmt.Errorf("id %q is empty or not unique", u.ID)
 	case u.APIKey == "" || st.userByKey[u.APIKey] != nil:
 		return fmt.Errorf("apiKey of user %q is empty or not unique", u.ID)
-	case !slices.Contains(model.AvatarColors, u.AvatarColor):
-		return fmt.Errorf("avatarColor %q is not one of %s", u.AvatarColor, strings.Join(model.AvatarColors, ", "))
+	case !slices.Contains(model.AvatarColors(), u.AvatarColor):
+		return fmt.Errorf("avatarColor %q is not one of %s", u.AvatarColor, strings.Join(model.AvatarColors(), ", "))
 	}
 	st.users = append(st.users, &u)
 	st.userByID[u.ID] = &u

@@ -122,8 +122,8 @@ func (c *checker) checkUsers() {
 			c.fail("user", u.ID, "API key %q is empty or not unique", u.APIKey)
 		}
 		keys[u.APIKey] = true
-		if !slices.Contains(model.AvatarColors, u.AvatarColor) {
-			c.fail("user", u.ID, "avatarColor %q is not one of %v", u.AvatarColor, model.AvatarColors)
+		if !slices.Contains(model.AvatarColors(), u.AvatarColor) {
+			c.fail("user", u.ID, "avatarColor %q is not one of %v", u.AvatarColor, model.AvatarColors())
 		}
 		c.before("user", u.ID, "createdAt", u.CreatedAt.Time)
 	}

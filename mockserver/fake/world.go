@@ -246,7 +246,7 @@ func (g *gen) makeUsers(others int, apiKey string) {
 				ID:               id,
 				Name:             hu.name(),
 				Email:            g.email(hu),
-				AvatarColor:      pick(g, model.AvatarColors),
+				AvatarColor:      pick(g, model.AvatarColors()),
 				ProfileImagePath: profile,
 			},
 			APIKey:           key,

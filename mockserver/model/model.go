@@ -106,8 +106,11 @@ const (
 	TagCustom = "CUSTOM"
 )
 
-// AvatarColors are the values a user's avatarColor may take.
-var AvatarColors = []string{"primary", "pink", "red", "yellow", "blue", "green", "purple", "orange", "gray", "amber"}
+// AvatarColors returns the values a user's avatarColor may take, in the
+// API's order.
+func AvatarColors() []string {
+	return []string{"primary", "pink", "red", "yellow", "blue", "green", "purple", "orange", "gray", "amber"}
+}
 
 // DefaultDuration is the duration the reference gives every still image.
 const DefaultDuration = "0:00:00.00000"
