@@ -432,7 +432,7 @@ func checksumBeforeUploadRights(h http.Handler, _ model.Dataset) http.Handler {
 // duplicate is answered as new, with an id of its own, when it made its
 // check before the asset it duplicates was inserted.
 func racesIdenticalUploads(h http.Handler, d model.Dataset) http.Handler {
-	const checkGap = 20 * time.Millisecond
+	const checkGap = 100 * time.Millisecond
 	var mu sync.Mutex
 	inserted := map[string]time.Time{} // asset id → when it was inserted
 	for _, a := range d.Assets {

@@ -57,12 +57,14 @@ func seconds(d time.Duration) string { return fmt.Sprintf("%.3f", d.Seconds()) }
 func WriteJUnit(w io.Writer, res Result) error {
 	doc := junitSuites{Name: "mediaspec conformance", Time: seconds(res.Duration)}
 	index := map[string]int{}
+	var suiteTimes []time.Duration // summed here, formatted once: no rounding adds up
 	for _, s := range res.Scenarios {
 		i, ok := index[s.FeatureFile]
 		if !ok {
 			i = len(doc.Suites)
 			index[s.FeatureFile] = i
 			doc.Suites = append(doc.Suites, junitSuite{Name: s.Feature})
+			suiteTimes = append(suiteTimes, 0)
 		}
 		suite := &doc.Suites[i]
 		c := junitCase{Name: s.Name, ClassName: s.Feature, File: s.FeatureFile, Line: s.Line, Time: seconds(s.Duration)}
@@ -78,8 +80,11 @@ func WriteJUnit(w io.Writer, res Result) error {
 			suite.Skipped++
 			doc.Skipped++
 		}
-		suite.Time = seconds(parseSeconds(suite.Time) + s.Duration)
+		suiteTimes[i] += s.Duration
 		suite.Cases = append(suite.Cases, c)
+	}
+	for i := range doc.Suites {
+		doc.Suites[i].Time = seconds(suiteTimes[i])
 	}
 	if _, err := io.WriteString(w, xml.Header); err != nil {
 		return err
@@ -91,12 +96,6 @@ func WriteJUnit(w io.Writer, res Result) error {
 	}
 	_, err := io.WriteString(w, "\n")
 	return err
-}
-
-func parseSeconds(s string) time.Duration {
-	var f float64
-	_, _ = fmt.Sscanf(s, "%f", &f)
-	return time.Duration(f * float64(time.Second))
 }
 
 func firstLine(s string) string {

@@ -20,7 +20,8 @@ const apiKey = "mediaspec-dev-key"
 var anchor = time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)
 
 // The datasets the tests start from: the one `mediaspec check` runs against
-// by default, and a smaller one (it has to be judged thirteen times over).
+// by default, and a smaller one (it is judged once for every broken variant
+// of broken_test.go).
 var (
 	defaultData = fake.Options{Seed: 1, Anchor: anchor, Links: 12, Users: 3, APIKey: apiKey}
 	smallData   = fake.Options{Seed: 2, Anchor: anchor, Links: 4, Users: 1, APIKey: apiKey}

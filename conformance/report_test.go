@@ -4,11 +4,15 @@ import (
 	"bytes"
 	"encoding/json"
 	"encoding/xml"
+	"io/fs"
+	"net"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"syscall"
 	"testing"
 	"testing/fstest"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -59,16 +63,11 @@ var reportFeatures = fstest.MapFS{
 // writes both file reports.
 func runReport(t *testing.T) (conformance.Result, string, string) {
 	t.Helper()
-	d := fake.Generate(smallData)
-	h, err := mockserver.New(mockserver.Config{Dataset: func() model.Dataset { return d }, NoControl: true})
-	require.NoError(t, err)
-	srv := httptest.NewServer(h)
-	t.Cleanup(srv.Close)
 	dir := t.TempDir()
 	junit, cucumber := filepath.Join(dir, "out.xml"), filepath.Join(dir, "out.json")
 	var console bytes.Buffer
 	res, err := conformance.Run(t.Context(), conformance.Config{
-		Target:   srv.URL + "/api",
+		Target:   startReportTarget(t),
 		APIKey:   apiKey,
 		Features: reportFeatures,
 		Formats:  []conformance.Format{{Name: "junit", File: junit}, {Name: "cucumber", File: cucumber}, {Name: "pretty"}},
@@ -77,6 +76,18 @@ func runReport(t *testing.T) (conformance.Result, string, string) {
 	require.NoError(t, err)
 	assert.Contains(t, console.String(), "It fails in its second step", "the pretty report went to Output")
 	return res, junit, cucumber
+}
+
+// startReportTarget starts a mock without the control API for
+// reportFeatures and returns the API's base URL.
+func startReportTarget(t *testing.T) string {
+	t.Helper()
+	d := fake.Generate(smallData)
+	h, err := mockserver.New(mockserver.Config{Dataset: func() model.Dataset { return d }, NoControl: true})
+	require.NoError(t, err)
+	srv := httptest.NewServer(h)
+	t.Cleanup(srv.Close)
+	return srv.URL + "/api"
 }
 
 func TestResultsAndReports(t *testing.T) {
@@ -201,4 +212,194 @@ func TestParseFormat(t *testing.T) {
 		require.NoError(t, err, tc.in)
 		assert.Equal(t, tc.want, got)
 	}
+}
+
+// TestUnwritableReport: a report file that cannot be made fails the run
+// before any scenario runs, as a plain error (not bad usage), and no other
+// report is written.
+func TestUnwritableReport(t *testing.T) {
+	t.Parallel()
+	target := startReportTarget(t)
+	for _, name := range []string{"progress", "pretty", "junit", "cucumber"} {
+		t.Run(name, func(t *testing.T) {
+			dir := t.TempDir()
+			junit, cucumber := filepath.Join(dir, "out.xml"), filepath.Join(dir, "out.json")
+			formats := []conformance.Format{{Name: "junit", File: junit}, {Name: "cucumber", File: cucumber}}
+			unwritable := filepath.Join(dir, "no-such-dir", "report")
+			switch name {
+			case "junit":
+				formats[0].File = unwritable
+			case "cucumber":
+				formats[1].File = unwritable
+			default:
+				formats = append(formats, conformance.Format{Name: name, File: unwritable})
+			}
+			// A report of a former run, in the file of the last format.
+			former := []byte("a former run's report\n")
+			last := formats[len(formats)-1].File
+			if last != unwritable {
+				require.NoError(t, os.WriteFile(last, former, 0o666))
+			}
+
+			res, err := conformance.Run(t.Context(), conformance.Config{Target: target, APIKey: apiKey, Features: reportFeatures, Formats: formats})
+			require.Error(t, err)
+			assert.ErrorIs(t, err, fs.ErrNotExist)
+			assert.ErrorContains(t, err, "no-such-dir")
+			var cfgErr *conformance.ConfigError
+			assert.NotErrorAs(t, err, &cfgErr, "a path that cannot be written is not bad usage")
+			assert.Empty(t, res.Scenarios, "no scenario ran")
+
+			for _, f := range formats {
+				if f.File == unwritable {
+					continue
+				}
+				if f.File == last {
+					b, err := os.ReadFile(f.File)
+					require.NoError(t, err)
+					assert.Equal(t, former, b, "a file that was there is left as it was")
+					continue
+				}
+				assert.NoFileExists(t, f.File, "%s: no report is written", f.Name)
+			}
+		})
+	}
+}
+
+// TestNoScenarioRanWritesNoReport: when no scenario runs, because godog
+// refuses the run (here, a feature file it cannot parse, in a folder) or
+// the tags select none, no report says anything: the files the run made are
+// removed, and a file that was there is left as it was.
+func TestNoScenarioRanWritesNoReport(t *testing.T) {
+	t.Parallel()
+	target := startReportTarget(t)
+	unparsable := fstest.MapFS{
+		"report.feature":      reportFeatures["report.feature"],
+		"more/broken.feature": {Data: []byte("this is not gherkin\n")},
+	}
+	for _, tc := range []struct {
+		name     string
+		features fstest.MapFS
+		tags     string
+	}{
+		{"godog refuses the run", unparsable, ""},
+		{"the tags select no scenario", reportFeatures, "@no-such-tag"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			junit, cucumber, progress := filepath.Join(dir, "out.xml"), filepath.Join(dir, "out.json"), filepath.Join(dir, "progress.txt")
+			former := []byte("a former run's report\n")
+			require.NoError(t, os.WriteFile(cucumber, former, 0o666))
+
+			res, err := conformance.Run(t.Context(), conformance.Config{
+				Target:   target,
+				APIKey:   apiKey,
+				Features: tc.features,
+				Tags:     tc.tags,
+				Formats:  []conformance.Format{{Name: "junit", File: junit}, {Name: "cucumber", File: cucumber}, {Name: "progress", File: progress}},
+			})
+			var cfgErr *conformance.ConfigError
+			require.ErrorAs(t, err, &cfgErr)
+			assert.Empty(t, res.Scenarios)
+			assert.NoFileExists(t, junit, "no empty suite, which CI would show as green")
+			assert.NoFileExists(t, progress)
+			b, err := os.ReadFile(cucumber)
+			require.NoError(t, err)
+			assert.Equal(t, former, b)
+		})
+	}
+}
+
+func TestReportsInOneFile(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	out := filepath.Join(dir, "out")
+	_, err := conformance.Run(t.Context(), conformance.Config{
+		Target:   startReportTarget(t),
+		APIKey:   apiKey,
+		Features: reportFeatures,
+		Formats:  []conformance.Format{{Name: "junit", File: out}, {Name: "progress", File: filepath.Join(dir, ".", "out")}},
+	})
+	var cfgErr *conformance.ConfigError
+	require.ErrorAs(t, err, &cfgErr)
+	assert.ErrorContains(t, err, "both")
+	assert.NoFileExists(t, out)
+}
+
+// TestEverythingSkipped: a run whose every scenario was skipped checked
+// nothing, and must not pass; it says why they were skipped, and its
+// reports are written.
+func TestEverythingSkipped(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	junit, progress := filepath.Join(dir, "out.xml"), filepath.Join(dir, "progress.txt")
+	res, err := conformance.Run(t.Context(), conformance.Config{
+		Target:   startReportTarget(t),
+		APIKey:   apiKey,
+		Features: reportFeatures,
+		Tags:     "@control",
+		Formats:  []conformance.Format{{Name: "junit", File: junit}, {Name: "progress", File: progress}},
+	})
+	var cfgErr *conformance.ConfigError
+	require.ErrorAs(t, err, &cfgErr)
+	assert.ErrorContains(t, err, "every selected scenario was skipped")
+	assert.ErrorContains(t, err, "needs the mock's control API")
+	assert.Equal(t, 1, res.Skipped)
+
+	b, err := os.ReadFile(junit)
+	require.NoError(t, err)
+	var doc struct {
+		Tests   int `xml:"tests,attr"`
+		Skipped int `xml:"skipped,attr"`
+	}
+	require.NoError(t, xml.Unmarshal(b, &doc), "%s", b)
+	assert.Equal(t, 1, doc.Tests)
+	assert.Equal(t, 1, doc.Skipped)
+	p, err := os.ReadFile(progress)
+	require.NoError(t, err)
+	assert.NotEmpty(t, p, "godog wrote the progress report")
+}
+
+// TestJUnitSuiteTime: a suite's time is the sum of its scenarios' times,
+// rounded once.
+func TestJUnitSuiteTime(t *testing.T) {
+	t.Parallel()
+	var res conformance.Result
+	for range 10 {
+		res.Scenarios = append(res.Scenarios, conformance.ScenarioResult{
+			Feature: "F", FeatureFile: "f.feature", Name: "S", Status: conformance.Passed, Duration: 1400 * time.Microsecond,
+		})
+	}
+	res.Scenarios = append(res.Scenarios, conformance.ScenarioResult{
+		Feature: "G", FeatureFile: "g.feature", Name: "T", Status: conformance.Passed, Duration: 2500 * time.Millisecond,
+	})
+	var b bytes.Buffer
+	require.NoError(t, conformance.WriteJUnit(&b, res))
+	var doc struct {
+		Suites []struct {
+			Time  string `xml:"time,attr"`
+			Cases []struct {
+				Time string `xml:"time,attr"`
+			} `xml:"testcase"`
+		} `xml:"testsuite"`
+	}
+	require.NoError(t, xml.Unmarshal(b.Bytes(), &doc), "%s", b.String())
+	require.Len(t, doc.Suites, 2)
+	assert.Equal(t, "0.014", doc.Suites[0].Time, "ten scenarios of 1.4 ms")
+	assert.Equal(t, "0.001", doc.Suites[0].Cases[0].Time)
+	assert.Equal(t, "2.500", doc.Suites[1].Time)
+}
+
+// TestUnreachableKeepsTheCause: the error of a target that does not answer
+// is ErrUnreachable and still holds the transport's error.
+func TestUnreachableKeepsTheCause(t *testing.T) {
+	t.Parallel()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	addr := ln.Addr().String()
+	require.NoError(t, ln.Close())
+	_, err = conformance.Run(t.Context(), conformance.Config{Target: "http://" + addr + "/api", Features: reportFeatures})
+	require.ErrorIs(t, err, conformance.ErrUnreachable)
+	var opErr *net.OpError
+	assert.ErrorAs(t, err, &opErr, "the transport's error is kept in the chain")
+	assert.ErrorIs(t, err, syscall.ECONNREFUSED)
 }

@@ -16,6 +16,8 @@ import (
 	"net/http"
 	"net/url"
 	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -30,8 +32,10 @@ import (
 var ErrUnreachable = errors.New("the target does not answer")
 
 // ConfigError is returned when the run was asked for wrongly: a target that
-// is not an http(s) URL, options godog refuses, or tags that select no
-// scenario (a run that checks nothing must not pass).
+// is not an http(s) URL, a report format that is unknown or lacks its file,
+// two reports in one file, options godog refuses, or tags that select no
+// scenario or only scenarios that are skipped (a run that checks nothing
+// must not pass; the reports of skipped scenarios are written all the same).
 type ConfigError struct{ Reason string }
 
 func (e *ConfigError) Error() string { return e.Reason }
@@ -47,16 +51,39 @@ type Format struct {
 func ParseFormat(v string) (Format, error) {
 	name, file, _ := strings.Cut(v, ":")
 	f := Format{Name: name, File: file}
-	switch name {
+	return f, f.check()
+}
+
+func (f Format) check() error {
+	switch f.Name {
 	case "pretty", "progress":
 	case "junit", "cucumber":
-		if file == "" {
-			return f, fmt.Errorf("format %s needs a file: %s:FILE", name, name)
+		if f.File == "" {
+			return fmt.Errorf("format %s needs a file: %s:FILE", f.Name, f.Name)
 		}
 	default:
-		return f, fmt.Errorf("unknown format %q: use pretty, progress, junit:FILE or cucumber:FILE", name)
+		return fmt.Errorf("unknown format %q: use pretty, progress, junit:FILE or cucumber:FILE", f.Name)
 	}
-	return f, nil
+	return nil
+}
+
+// checkFormats makes sure every format is known, has the file it needs,
+// and has a file of its own.
+func checkFormats(formats []Format) error {
+	files := map[string]string{}
+	for _, f := range formats {
+		if err := f.check(); err != nil {
+			return &ConfigError{err.Error()}
+		}
+		if f.File == "" {
+			continue
+		}
+		if other, ok := files[filepath.Clean(f.File)]; ok {
+			return &ConfigError{fmt.Sprintf("the %s and %s reports would both be written to %s", other, f.Name, f.File)}
+		}
+		files[filepath.Clean(f.File)] = f.Name
+	}
+	return nil
 }
 
 // Config is a conformance run.
@@ -107,9 +134,15 @@ func NewClient() *http.Client {
 
 // Run runs the features against cfg.Target. It returns an error when the
 // run could not be made (a bad configuration, an unreachable target, a
-// report that cannot be written); failed scenarios are in the Result.
+// report that cannot be written) or checked nothing; failed scenarios are
+// in the Result. A report file that cannot be opened fails the run before
+// any scenario runs, and a run in which no scenario ran (godog refused it,
+// or the tags select none) leaves no report file behind.
 func Run(ctx context.Context, cfg Config) (Result, error) {
 	if err := checkTarget(cfg.Target); err != nil {
+		return Result{}, err
+	}
+	if err := checkFormats(cfg.Formats); err != nil {
 		return Result{}, err
 	}
 	cfg.Target = strings.TrimSuffix(cfg.Target, "/")
@@ -139,35 +172,21 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 	control := hasControl(ctx, cfg.Client, cfg.Target)
 
 	var console []string
-	var files []Format
 	for _, f := range cfg.Formats {
-		switch f.Name {
-		case "pretty", "progress":
-			if f.File != "" {
-				console = append(console, f.Name+":"+f.File)
-			} else {
-				console = append(console, f.Name)
-			}
-		default:
-			files = append(files, f)
+		if f.Name == "pretty" || f.Name == "progress" {
+			console = append(console, strings.TrimSuffix(f.Name+":"+f.File, ":"))
 		}
 	}
 	if len(console) == 0 {
 		console = []string{"progress"}
 	}
 
-	// The report files are made before the run, so a path that cannot be
-	// written fails at once rather than after every scenario ran.
-	reports := make([]*os.File, len(files))
-	for i, f := range files {
-		out, err := os.Create(f.File)
-		if err != nil {
-			for _, r := range reports[:i] {
-				r.Close()
-			}
-			return Result{}, fmt.Errorf("report %s: %w", f.Name, err)
-		}
-		reports[i] = out
+	// The report files are opened before the run, so a path that cannot be
+	// written fails at once, rather than after every scenario ran, and
+	// nothing is written.
+	reports, err := openReports(cfg.Formats)
+	if err != nil {
+		return Result{}, err
 	}
 
 	stepsConfig := steps.Config{
@@ -202,17 +221,34 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 	status := suite.Run()
 	res := rec.result(time.Since(start))
 	var errs []error
-	for i, f := range files {
-		errs = append(errs, writeReport(reports[i], f, res))
-	}
 	switch {
 	case status == 2: // godog's "option error": it printed why on stderr
-		errs = append(errs, &ConfigError{"the features could not be run (bad tags or format?)"})
-	case len(res.Scenarios) == 0 && ctx.Err() == nil:
+		errs = append(errs, &ConfigError{"the features could not be run (bad tags, format or feature file?)"})
+	case ctx.Err() != nil:
+	case len(res.Scenarios) == 0:
 		errs = append(errs, &ConfigError{fmt.Sprintf("the tags %q select no scenario", cfg.Tags)})
+	case res.Passed+res.Failed == 0:
+		errs = append(errs, &ConfigError{"every selected scenario was skipped, so nothing was checked: " + skipReasons(res)})
+	}
+	if len(res.Scenarios) == 0 {
+		// No scenario ran: an empty report would read as a pass.
+		errs = append(errs, reports.discard())
+	} else {
+		errs = append(errs, reports.write(res))
 	}
 	errs = append(errs, ctx.Err())
 	return res, errors.Join(errs...)
+}
+
+// skipReasons lists the distinct reasons scenarios were skipped for.
+func skipReasons(res Result) string {
+	var reasons []string
+	for _, s := range res.Scenarios {
+		if s.Status == Skipped && !slices.Contains(reasons, s.SkipReason) {
+			reasons = append(reasons, s.SkipReason)
+		}
+	}
+	return strings.Join(reasons, "; ")
 }
 
 func checkTarget(target string) error {
@@ -234,7 +270,7 @@ func probe(ctx context.Context, client *http.Client, target string) error {
 	}
 	resp, err := client.Do(r)
 	if err != nil {
-		return fmt.Errorf("%w: %s: %v", ErrUnreachable, target, err)
+		return fmt.Errorf("%w: %s: %w", ErrUnreachable, target, err)
 	}
 	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 1<<20))
 	resp.Body.Close()
@@ -268,13 +304,88 @@ func hasControl(ctx context.Context, client *http.Client, target string) bool {
 	return json.NewDecoder(resp.Body).Decode(&d) == nil && len(d.Users) > 0
 }
 
-// writeReport writes one file report and closes its file.
+// reportFile is a report's file, opened before the run.
+type reportFile struct {
+	format Format
+	// file is open for the junit and cucumber reports, which Run writes;
+	// nil for pretty and progress, which godog writes itself.
+	file *os.File
+	// created says the run made the file: it is removed if the run cannot
+	// be made. A file that was there already is left as it was.
+	created bool
+}
+
+type reportFiles []reportFile
+
+// openReports opens the file of every format that has one, without
+// truncating it: a file that was there is only rewritten when there are
+// results to write in it.
+func openReports(formats []Format) (reportFiles, error) {
+	var reports reportFiles
+	for _, f := range formats {
+		if f.File == "" {
+			continue
+		}
+		r := reportFile{format: f, created: true}
+		file, err := os.OpenFile(f.File, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o666)
+		if errors.Is(err, fs.ErrExist) {
+			r.created = false
+			file, err = os.OpenFile(f.File, os.O_WRONLY, 0)
+		}
+		if err != nil {
+			return nil, errors.Join(fmt.Errorf("report %s: %w", f.Name, err), reports.discard())
+		}
+		r.file = file
+		if f.Name == "pretty" || f.Name == "progress" {
+			r.file = nil // godog opens it again, by its name
+			if err := file.Close(); err != nil {
+				reports = append(reports, r)
+				return nil, errors.Join(fmt.Errorf("report %s: %w", f.File, err), reports.discard())
+			}
+		}
+		reports = append(reports, r)
+	}
+	return reports, nil
+}
+
+// write writes the junit and cucumber reports and closes their files.
+func (reports reportFiles) write(res Result) error {
+	var errs []error
+	for _, r := range reports {
+		if r.file != nil {
+			errs = append(errs, writeReport(r.file, r.format, res))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// discard closes the report files and removes those the run created: a run
+// that could not be made leaves no report behind.
+func (reports reportFiles) discard() error {
+	var errs []error
+	for _, r := range reports {
+		if r.file != nil {
+			errs = append(errs, r.file.Close())
+		}
+		if r.created {
+			if err := os.Remove(r.format.File); err != nil && !errors.Is(err, fs.ErrNotExist) {
+				errs = append(errs, fmt.Errorf("report %s: %w", r.format.File, err))
+			}
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// writeReport writes one file report over what the file held and closes it.
 func writeReport(out *os.File, f Format, res Result) (err error) {
 	defer func() {
 		if cerr := out.Close(); err == nil && cerr != nil {
 			err = fmt.Errorf("report %s: %w", f.File, cerr)
 		}
 	}()
+	if err := out.Truncate(0); err != nil {
+		return fmt.Errorf("report %s: %w", f.File, err)
+	}
 	switch f.Name {
 	case "junit":
 		err = WriteJUnit(out, res)

@@ -39,7 +39,9 @@ func (l *formatList) Set(v string) error {
 
 // runCheck is `mediaspec check`: the conformance features against a target,
 // or against the built-in mock. Exit 0 all passed, 1 a scenario failed (or
-// the target does not answer), 2 bad usage.
+// the target does not answer, or a report cannot be written), 2 bad usage
+// (which includes a run that checks nothing: tags that select no scenario,
+// or only scenarios that are skipped).
 func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("mediaspec check", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -85,14 +87,18 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		Colors:         terminal,
 		Concurrency:    *concurrency,
 	})
+	if len(res.Scenarios) > 0 {
+		// Even a run that went wrong says what its scenarios did: which
+		// were skipped and why, when all were.
+		if werr := res.WriteSummary(stdout); werr != nil && err == nil {
+			return werr
+		}
+	}
 	if _, ok := errors.AsType[*conformance.ConfigError](err); ok {
 		return fmt.Errorf("%w: %w", errUsage, err)
 	}
 	if err != nil {
 		return fmt.Errorf("check: %w", err)
-	}
-	if err := res.WriteSummary(stdout); err != nil {
-		return err
 	}
 	if !res.OK() {
 		return fmt.Errorf("%d of %d scenarios failed", res.Failed, len(res.Scenarios))
