@@ -6,8 +6,8 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"log/slog"
 	"net"
-	"net/http"
 	"os"
 	"strings"
 	"time"
@@ -61,14 +61,14 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if *concurrency < 1 {
 		return fmt.Errorf("%w: --concurrency must be at least 1", errUsage)
 	}
-	terminal := stdoutIsTerminal(stdout)
+	terminal := isTerminal(stdout)
 	if !hasConsoleFormat(formats) && terminal {
 		formats = append(formats, conformance.Format{Name: "pretty"})
 	}
 
 	base := *target
 	if base == "" {
-		url, stop, err := startMock(*apiKey)
+		url, stop, err := startMock(*apiKey, *checksumHeader)
 		if err != nil {
 			return err
 		}
@@ -115,8 +115,9 @@ func hasConsoleFormat(formats []conformance.Format) bool {
 	return false
 }
 
-// stdoutIsTerminal says whether w is a terminal, where pretty output and colours belong.
-func stdoutIsTerminal(w io.Writer) bool {
+// isTerminal says whether w is a terminal, where pretty output, colours and
+// a progress line redrawn in place belong.
+func isTerminal(w io.Writer) bool {
 	f, ok := w.(*os.File)
 	if !ok {
 		return false
@@ -126,14 +127,16 @@ func stdoutIsTerminal(w io.Writer) bool {
 }
 
 // startMock starts the built-in mock, with the dataset `mediaspec serve`
-// starts with, on a free loopback port; stop shuts it down.
-func startMock(apiKey string) (baseURL string, stop func(), err error) {
+// starts with and the checksum header the run uses, in the http.Server
+// serve uses, on a free loopback port; stop shuts it down.
+func startMock(apiKey, checksumHeader string) (baseURL string, stop func(), err error) {
 	df := datasetFlags{seed: defaultSeed, apiKey: apiKey, links: defaultLinks, users: defaultUsers}
 	d, err := df.generate(time.Now())
 	if err != nil {
 		return "", nil, err
 	}
-	h, err := mockserver.New(mockserver.Config{Dataset: func() model.Dataset { return d }})
+	logger := slog.New(slog.DiscardHandler)
+	h, err := mockserver.New(mockserver.Config{Dataset: func() model.Dataset { return d }, ChecksumHeader: checksumHeader, Logger: logger})
 	if err != nil {
 		return "", nil, err
 	}
@@ -141,7 +144,7 @@ func startMock(apiKey string) (baseURL string, stop func(), err error) {
 	if err != nil {
 		return "", nil, fmt.Errorf("starting the built-in mock: %w", err)
 	}
-	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
+	srv := mockserver.HTTPServer(h, logger)
 	go func() { _ = srv.Serve(ln) }()
 	// The run is over when stop is called: no request is worth waiting for.
 	stop = func() { _ = srv.Close() }

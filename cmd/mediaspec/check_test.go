@@ -34,7 +34,7 @@ func TestCheckUsageErrors(t *testing.T) {
 		{"check", "--tags", "((("},
 	} {
 		t.Run(strings.Join(args, " "), func(t *testing.T) {
-			err := run(t.Context(), args, noEnv, io.Discard, io.Discard)
+			err := run(t.Context(), args, io.Discard, io.Discard)
 			assert.ErrorIs(t, err, errUsage)
 		})
 	}
@@ -45,7 +45,7 @@ func TestCheckUsageErrors(t *testing.T) {
 // was refused, so the run did not wait on a timeout.
 func TestCheckUnreachableTarget(t *testing.T) {
 	var out bytes.Buffer
-	err := run(t.Context(), []string{"check", "--target", "http://127.0.0.1:9/api"}, noEnv, &out, io.Discard)
+	err := run(t.Context(), []string{"check", "--target", "http://127.0.0.1:9/api"}, &out, io.Discard)
 	require.Error(t, err)
 	assert.NotErrorIs(t, err, errUsage)
 	assert.ErrorIs(t, err, conformance.ErrUnreachable)
@@ -59,7 +59,7 @@ func TestCheckUnreachableTarget(t *testing.T) {
 // mock: no --target needed.
 func TestCheckBuiltInMock(t *testing.T) {
 	var out bytes.Buffer
-	err := run(t.Context(), []string{"check", "--tags", "@robustness"}, noEnv, &out, io.Discard)
+	err := run(t.Context(), []string{"check", "--tags", "@robustness"}, &out, io.Discard)
 	require.NoError(t, err, out.String())
 	assert.Contains(t, out.String(), "built-in mock")
 	assert.Regexp(t, `mediaspec check: \d+ scenarios: \d+ passed, 0 failed, 0 skipped`, out.String())
@@ -75,7 +75,7 @@ func TestCheckReports(t *testing.T) {
 	var out bytes.Buffer
 	err := run(t.Context(), []string{"check", "--target", srv.URL + "/api", "--api-key", "ci-key", "--second-api-key", d.Users[1].APIKey,
 		"--tags", "@shared-links", "--format", "junit:" + junit, "--format", "cucumber:" + cucumber, "--format", "progress"},
-		noEnv, &out, io.Discard)
+		&out, io.Discard)
 	require.NoError(t, err, out.String())
 	assert.Contains(t, out.String(), "needs the mock's control API")
 	assert.NotContains(t, out.String(), "needs a second user", "--second-api-key gives one")
@@ -100,7 +100,7 @@ func TestCheckReports(t *testing.T) {
 func TestCheckFailingTarget(t *testing.T) {
 	srv, _ := startTarget(t, nil)
 	// The wrong API key: the scenarios that upload or list as the user fail.
-	err := run(t.Context(), []string{"check", "--target", srv.URL + "/api", "--api-key", "wrong", "--tags", "@shared-links"}, noEnv, io.Discard, io.Discard)
+	err := run(t.Context(), []string{"check", "--target", srv.URL + "/api", "--api-key", "wrong", "--tags", "@shared-links"}, io.Discard, io.Discard)
 	require.Error(t, err)
 	assert.NotErrorIs(t, err, errUsage)
 	assert.Contains(t, err.Error(), "scenarios failed")
@@ -112,10 +112,18 @@ func TestCheckChecksumHeader(t *testing.T) {
 	srv, _ := startTarget(t, func(c *mockserver.Config) { c.ChecksumHeader = "x-asset-checksum" })
 	args := []string{"check", "--target", srv.URL + "/api", "--api-key", "ci-key", "--tags", "@upload && ~@robustness"}
 	var out bytes.Buffer
-	err := run(t.Context(), append(args, "--checksum-header", "x-asset-checksum"), noEnv, &out, io.Discard)
+	err := run(t.Context(), append(args, "--checksum-header", "x-asset-checksum"), &out, io.Discard)
 	require.NoError(t, err, out.String())
-	err = run(t.Context(), args, noEnv, io.Discard, io.Discard)
+	err = run(t.Context(), args, io.Discard, io.Discard)
 	require.Error(t, err, "with the default header name, the checksum scenarios fail")
+}
+
+// TestCheckBuiltInMockChecksumHeader: with no --target, the built-in mock
+// reads the checksum header --checksum-header names.
+func TestCheckBuiltInMockChecksumHeader(t *testing.T) {
+	var out bytes.Buffer
+	err := run(t.Context(), []string{"check", "--checksum-header", "x-asset-checksum", "--tags", "@upload && ~@robustness"}, &out, io.Discard)
+	require.NoError(t, err, out.String())
 }
 
 // TestCheckWithoutSecondUser checks a target without the control API and
@@ -125,7 +133,7 @@ func TestCheckWithoutSecondUser(t *testing.T) {
 	srv, _ := startTarget(t, func(c *mockserver.Config) { c.NoControl = true })
 	var out bytes.Buffer
 	err := run(t.Context(), []string{"check", "--target", srv.URL + "/api", "--api-key", "ci-key", "--tags", "@shared-links && ~@control", "--format", "pretty"},
-		noEnv, &out, io.Discard)
+		&out, io.Discard)
 	require.NoError(t, err, out.String())
 	assert.Contains(t, out.String(), "needs a second user: give --second-api-key")
 	assert.Regexp(t, `\d+ scenarios: [1-9]\d* passed, 0 failed, [1-9]\d* skipped`, out.String())
@@ -148,7 +156,7 @@ func TestCheckEverythingSkipped(t *testing.T) {
 			junit := filepath.Join(t.TempDir(), "out.xml")
 			var out bytes.Buffer
 			err := run(t.Context(), []string{"check", "--target", srv.URL + "/api", "--api-key", "ci-key", "--tags", tt.tags, "--format", "junit:" + junit},
-				noEnv, &out, io.Discard)
+				&out, io.Discard)
 			require.ErrorIs(t, err, errUsage, out.String())
 			assert.ErrorContains(t, err, "every selected scenario was skipped")
 			assert.ErrorContains(t, err, tt.reason)
@@ -177,7 +185,7 @@ func TestCheckUnwritableReport(t *testing.T) {
 	var out bytes.Buffer
 	err := run(t.Context(), []string{"check", "--target", srv.URL + "/api", "--api-key", "ci-key", "--tags", "@shared-links",
 		"--format", "junit:" + junit, "--format", "progress:" + filepath.Join(dir, "no-such-dir", "progress.txt")},
-		noEnv, &out, io.Discard)
+		&out, io.Discard)
 	require.Error(t, err)
 	assert.NotErrorIs(t, err, errUsage)
 	assert.ErrorContains(t, err, "no-such-dir")

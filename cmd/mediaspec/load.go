@@ -7,7 +7,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"strconv"
 	"strings"
 
@@ -54,7 +53,7 @@ func runLoad(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	}
 	cfg.UploadSize = size
 	cfg.Scenario = load.Scenario(scenario)
-	if canRewriteLine(stderr) {
+	if isTerminal(stderr) {
 		cfg.Progress = func(p load.Progress) { fmt.Fprintf(stderr, "\r%s\x1b[K", p) }
 	}
 
@@ -104,16 +103,4 @@ func parseSize(s string) (int64, error) {
 		return 0, fmt.Errorf("%q is not a positive size such as 102400, 100KiB or 1GiB", s)
 	}
 	return n * factor, nil
-}
-
-// canRewriteLine reports whether w is a terminal, where a progress line that
-// rewrites itself makes sense. (check.go has the same test for its colours;
-// kept apart so that each command can change its own.)
-func canRewriteLine(w io.Writer) bool {
-	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	fi, err := f.Stat()
-	return err == nil && fi.Mode()&os.ModeCharDevice != 0
 }

@@ -45,7 +45,7 @@ func TestLoadCommand(t *testing.T) {
 		t.Run(tt.scenario, func(t *testing.T) {
 			var out, errOut bytes.Buffer
 			err := run(t.Context(), []string{"load", "--target", target, "--scenario", tt.scenario,
-				"--duration", "300ms", "--concurrency", "3", "--upload-size", "4KiB", "--json"}, noEnv, &out, &errOut)
+				"--duration", "300ms", "--concurrency", "3", "--upload-size", "4KiB", "--json"}, &out, &errOut)
 			require.NoError(t, err, "stderr: %s", errOut.String())
 			assert.Empty(t, errOut.String(), "no progress line when stderr is not a terminal")
 			var res load.Result
@@ -68,7 +68,7 @@ func TestLoadCommand(t *testing.T) {
 func TestLoadCommandText(t *testing.T) {
 	target := newLoadTarget(t)
 	var out bytes.Buffer
-	require.NoError(t, run(t.Context(), []string{"load", "--target", target, "--duration", "200ms", "--concurrency", "2"}, noEnv, &out, io.Discard))
+	require.NoError(t, run(t.Context(), []string{"load", "--target", target, "--duration", "200ms", "--concurrency", "2"}, &out, io.Discard))
 	for _, want := range []string{"list load on " + target, "requests", "p50", "p90", "p99", "statuses   200: ", "wire"} {
 		assert.Contains(t, out.String(), want)
 	}
@@ -80,7 +80,7 @@ func TestLoadCommandNoServer(t *testing.T) {
 	addr := ln.Addr().String()
 	require.NoError(t, ln.Close())
 	var out bytes.Buffer
-	err = run(t.Context(), []string{"load", "--target", "http://" + addr + "/api", "--duration", "100ms", "--concurrency", "1"}, noEnv, &out, io.Discard)
+	err = run(t.Context(), []string{"load", "--target", "http://" + addr + "/api", "--duration", "100ms", "--concurrency", "1"}, &out, io.Discard)
 	require.ErrorIs(t, err, errNoSuccess)
 	assert.NotErrorIs(t, err, errUsage)
 	assert.Contains(t, out.String(), "connection refused", "the report is printed all the same")
@@ -104,7 +104,7 @@ func TestLoadUsageErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			err := run(t.Context(), append([]string{"load"}, tt.args...), noEnv, io.Discard, io.Discard)
+			err := run(t.Context(), append([]string{"load"}, tt.args...), io.Discard, io.Discard)
 			require.ErrorIs(t, err, errUsage)
 			assert.ErrorContains(t, err, tt.want)
 		})
@@ -144,6 +144,6 @@ func TestParseSize(t *testing.T) {
 
 func TestLoadInUsage(t *testing.T) {
 	var out bytes.Buffer
-	require.NoError(t, run(t.Context(), []string{"help"}, noEnv, &out, io.Discard))
+	require.NoError(t, run(t.Context(), []string{"help"}, &out, io.Discard))
 	assert.True(t, strings.Contains(out.String(), "mediaspec load"), out.String())
 }

@@ -19,7 +19,7 @@ var errUsage = errors.New("bad usage")
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	err := run(ctx, os.Args[1:], os.Getenv, os.Stdout, os.Stderr)
+	err := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
 	stop()
 	switch {
 	case err == nil || errors.Is(err, flag.ErrHelp):
@@ -43,14 +43,14 @@ Usage:
 `
 
 // run runs the command line args; it is main without the process around it.
-func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
 		fmt.Fprint(stderr, usage)
 		return fmt.Errorf("%w: no command", errUsage)
 	}
 	switch args[0] {
 	case "serve":
-		return runServe(ctx, args[1:], getenv, stdout, stderr)
+		return runServe(ctx, args[1:], stdout, stderr)
 	case "spec":
 		return runSpec(args[1:], stdout, stderr)
 	case "fixtures":

@@ -103,7 +103,7 @@ func TestFixturesRoundTrip(t *testing.T) {
 	path := t.TempDir() + "/family.json"
 	args := []string{"--seed", "7", "--anchor", "2026-03-01"}
 	var stderr strings.Builder
-	require.NoError(t, run(t.Context(), append([]string{"fixtures", "--out", path}, args...), noEnv, io.Discard, &stderr))
+	require.NoError(t, run(t.Context(), append([]string{"fixtures", "--out", path}, args...), io.Discard, &stderr))
 	assert.Contains(t, stderr.String(), "seed 7")
 	generated, loaded := startServe(t, args...), startServe(t, "--fixtures", path)
 	assert.Equal(t, string(get(t, generated+"/shared-links", defaultAPIKey)), string(get(t, loaded+"/shared-links", defaultAPIKey)))
@@ -146,7 +146,7 @@ func TestCuratedDatasetIsCurrent(t *testing.T) {
 	committed, err := os.ReadFile(curatedDataset)
 	require.NoError(t, err)
 	var out strings.Builder
-	require.NoError(t, run(t.Context(), curatedArgs, noEnv, &out, io.Discard))
+	require.NoError(t, run(t.Context(), curatedArgs, &out, io.Discard))
 	require.Equal(t, string(committed), out.String(), "regenerate it: go run ./cmd/mediaspec %s --out fixtures/datasets/family.json", strings.Join(curatedArgs[1:], " "))
 	d, err := mockserver.ReadDataset(committed)
 	require.NoError(t, err)

@@ -90,7 +90,7 @@ func parseAnchor(v string) (time.Time, error) {
 	return t.UTC(), nil
 }
 
-func runServe(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("mediaspec serve", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	var (

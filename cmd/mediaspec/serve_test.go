@@ -136,7 +136,7 @@ func uploadForm(t *testing.T, file []byte) (body []byte, contentType string) {
 func TestFixturesUsersCount(t *testing.T) {
 	for _, n := range []int{0, 1, 3} {
 		path := t.TempDir() + "/d.json"
-		require.NoError(t, run(t.Context(), []string{"fixtures", "--users", strconv.Itoa(n), "--links", "2", "--out", path}, noEnv, io.Discard, io.Discard))
+		require.NoError(t, run(t.Context(), []string{"fixtures", "--users", strconv.Itoa(n), "--links", "2", "--out", path}, io.Discard, io.Discard))
 		b, err := os.ReadFile(path)
 		require.NoError(t, err)
 		var d struct {
