@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -168,7 +167,7 @@ func (rec *recorder) step(res *ScenarioResult, st *godog.Step, status godog.Step
 		if errors.As(err, &v) {
 			rec.mu.Lock()
 			for _, x := range v.Violations {
-				rec.violations[generalise(x.String())] = true
+				rec.violations[x.Generalised().String()] = true
 			}
 			rec.mu.Unlock()
 		}
@@ -178,12 +177,6 @@ func (rec *recorder) step(res *ScenarioResult, st *godog.Step, status godog.Step
 	}
 	res.Steps = append(res.Steps, sr)
 }
-
-var arrayIndex = regexp.MustCompile(`\[\d+\]`)
-
-// generalise writes a violation's array indexes as [*], so one broken field
-// of every asset counts once.
-func generalise(v string) string { return arrayIndex.ReplaceAllString(v, "[*]") }
 
 // result collects the scenarios in the order of the catalog.
 func (rec *recorder) result(d time.Duration) Result {

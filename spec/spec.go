@@ -354,6 +354,16 @@ func (v Violation) String() string {
 	return v.Path + ": " + v.Rule + " (value: " + v.Value + ")"
 }
 
+// arrayIndex matches the array indexes of a Violation's Path.
+var arrayIndex = regexp.MustCompile(`\[\d+\]`)
+
+// Generalised returns v with the array indexes of its path written [*], so
+// that one broken field of every element of a list reads as one problem.
+func (v Violation) Generalised() Violation {
+	v.Path = arrayIndex.ReplaceAllString(v.Path, "[*]")
+	return v
+}
+
 // Violations is the error of a request or response that breaks the document.
 // Get it with errors.As and range over its List.
 type Violations struct {

@@ -663,3 +663,9 @@ func BenchmarkValidateUploadRequest(b *testing.B) {
 		}
 	}
 }
+
+func TestViolationGeneralised(t *testing.T) {
+	v := spec.Violation{Path: "$[3].album.assets[12].exifInfo.iso", Rule: "must be a number", Value: `"800"`}
+	assert.Equal(t, spec.Violation{Path: "$[*].album.assets[*].exifInfo.iso", Rule: "must be a number", Value: `"800"`}, v.Generalised())
+	assert.Equal(t, "$[3].album.assets[12].exifInfo.iso", v.Path, "v itself is left as it was")
+}

@@ -15,7 +15,6 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
-	"regexp"
 	"strings"
 
 	"github.com/cucumber/godog"
@@ -104,9 +103,9 @@ func (e *ViolationError) Error() string {
 		more  int
 	}
 	var groups []*group
-	byKey := map[string]*group{}
+	byKey := map[spec.Violation]*group{}
 	for _, v := range e.Violations {
-		key := arrayIndex.ReplaceAllString(v.Path, "[*]") + "\x00" + v.Rule + "\x00" + v.Value
+		key := v.Generalised()
 		if g, ok := byKey[key]; ok {
 			g.more++
 			continue
@@ -130,5 +129,3 @@ func (e *ViolationError) Error() string {
 	}
 	return b.String()
 }
-
-var arrayIndex = regexp.MustCompile(`\[\d+\]`)
