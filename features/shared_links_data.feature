@@ -2,7 +2,7 @@
 Feature: Shared link data a client can rely on
   Clients show shared links without checking them: what the server says about a link, its album
   and its assets must hold together. These rules are judged on the links the user already has
-  (a user without links has nothing to judge).
+  (a user without links has nothing to judge, and these scenarios are then skipped).
 
   Background:
     Given I use my API key

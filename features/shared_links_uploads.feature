@@ -9,13 +9,13 @@ Feature: Uploaded assets in shared links
     Given I use my API key
 
   Scenario Outline: An uploaded photo appears in a link made for it, as it was uploaded
-    Given I have uploaded a new photo "IMG_4021.JPG"
+    Given I have uploaded a new photo "IMG_4021.JPG", taken with an iPhone 15 Pro
     And I have shared that photo <how>
     When I list my shared links
     Then the link holds that photo
     And the photo shows the file name "IMG_4021.JPG" and the checksum of the bytes I sent
     And the photo is an IMAGE of mine, with the device ids and dates I sent
-    And the photo's EXIF names the camera "Apple" "iPhone 15 Pro" and the size of the file
+    And the photo's EXIF names its camera, make "Apple" and model "iPhone 15 Pro", and the size of the file
 
     Examples:
       | how           |

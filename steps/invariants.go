@@ -51,7 +51,7 @@ func (s *scenario) registerInvariants(sc *godog.ScenarioContext) {
 			for i, a := range al.Assets {
 				t, err := parseTime(a.FileCreatedAt)
 				if err != nil {
-					return fmt.Errorf("asset %s: fileCreatedAt: %v", a.ID, err)
+					return fmt.Errorf("asset %s: fileCreatedAt: %w", a.ID, err)
 				}
 				if i == 0 || t.Before(first) {
 					first = t
@@ -218,7 +218,7 @@ func (s *scenario) registerUploadedInLinks(sc *godog.ScenarioContext) {
 		}
 		return nil
 	})
-	sc.Step(`^the photo's EXIF names the camera "([^"]*)" "([^"]*)" and the size of the file$`, func(cameraMake, model string) error {
+	sc.Step(`^the photo's EXIF names its camera, make "([^"]*)" and model "([^"]*)", and the size of the file$`, func(cameraMake, model string) error {
 		a, err := photo()
 		if err != nil {
 			return err
@@ -256,7 +256,7 @@ func (s *scenario) registerUploadedInLinks(sc *godog.ScenarioContext) {
 		} {
 			got, err := parseTime(d.got)
 			if err != nil {
-				return fmt.Errorf("%s: %v", d.name, err)
+				return fmt.Errorf("%s: %w", d.name, err)
 			}
 			want, _ := parseTime(d.want)
 			if !got.Equal(want) {

@@ -141,14 +141,11 @@ func (s *scenario) registerCredentials(sc *godog.ScenarioContext) {
 			s.creds.bearer = s.me.apiKey
 		}
 	})
-	sc.Step(`^I use the key of that link(, with my API key beside it)?$`, func(beside string) error {
+	sc.Step(`^I use the key of that link$`, func() error {
 		if s.link == nil {
 			return fmt.Errorf("no link was made earlier in the scenario")
 		}
 		s.creds = credentials{linkKey: s.link.Key}
-		if beside != "" {
-			s.creds.apiKey = s.me.apiKey
-		}
 		return nil
 	})
 }
