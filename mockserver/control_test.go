@@ -95,31 +95,38 @@ func TestControlUserQuota(t *testing.T) {
 }
 
 // TestControlAssetsNewestUploadFirst: GET /__mock/assets lists the caller's
-// assets, the most recently uploaded (created) first, on a generated
-// dataset whose assets are stored in no such order, and with new uploads.
+// assets, the most recently uploaded first: the uploads, newest first, then
+// the generated assets (stored in no such order) by createdAt. The uploads
+// come first even when the generated dates lie after the wall clock, as
+// they do with an anchor in the future.
 func TestControlAssetsNewestUploadFirst(t *testing.T) {
-	d := fake.Generate(fake.Options{Seed: 5, Anchor: testNow().Truncate(24 * time.Hour), Links: 6, APIKey: keyAlice})
-	srv := newTestServer(t, func(c *Config) { c.Dataset = func() model.Dataset { return d } })
-	requireUpload(t, srv, validForm("a new photo"), keyAlice, http.StatusCreated)
-	requireUpload(t, srv, validForm("a newer photo"), keyAlice, http.StatusCreated)
+	for name, anchor := range map[string]time.Time{
+		"anchor today":      testNow().Truncate(24 * time.Hour),
+		"anchor in 5 years": testNow().AddDate(5, 0, 0),
+	} {
+		t.Run(name, func(t *testing.T) {
+			d := fake.Generate(fake.Options{Seed: 5, Anchor: anchor, Links: 6, APIKey: keyAlice})
+			srv := newTestServer(t, func(c *Config) { c.Dataset = func() model.Dataset { return d } })
+			older := requireUpload(t, srv, validForm("a new photo"), keyAlice, http.StatusCreated)
+			newer := requireUpload(t, srv, validForm("a newer photo"), keyAlice, http.StatusCreated)
 
-	rep := controlJSON(t, srv, http.MethodGet, "/__mock/assets", keyAlice, nil)
-	require.Equal(t, http.StatusOK, rep.status)
-	var assets []struct {
-		ID string `json:"id"`
+			rep := controlJSON(t, srv, http.MethodGet, "/__mock/assets", keyAlice, nil)
+			require.Equal(t, http.StatusOK, rep.status)
+			var assets []struct {
+				ID string `json:"id"`
+			}
+			rep.json(t, &assets)
+			require.Greater(t, len(assets), 10)
+			assert.Equal(t, newer.ID, assets[0].ID, "the newest upload first")
+			assert.Equal(t, older.ID, assets[1].ID, "then the one before it")
+
+			createdAt := map[string]time.Time{}
+			for _, a := range d.Assets {
+				createdAt[a.ID] = a.CreatedAt.Time
+			}
+			for i := 3; i < len(assets); i++ {
+				assert.False(t, createdAt[assets[i].ID].After(createdAt[assets[i-1].ID]), "asset %d (%s) was created after the one before it", i, assets[i].ID)
+			}
+		})
 	}
-	rep.json(t, &assets)
-	createdAt := map[string]time.Time{}
-	for _, a := range d.Assets {
-		createdAt[a.ID] = a.CreatedAt.Time
-	}
-	require.Greater(t, len(assets), 10)
-	for i, a := range assets[2:] {
-		if i > 0 {
-			prev := createdAt[assets[2+i-1].ID]
-			assert.False(t, createdAt[a.ID].After(prev), "asset %d (%s) was created after the one before it", i+2, a.ID)
-		}
-	}
-	_, generated := createdAt[assets[0].ID]
-	assert.False(t, generated, "the newest upload comes first")
 }

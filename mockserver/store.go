@@ -53,7 +53,8 @@ type state struct {
 
 	tags     []*model.Tag
 	tagByID  map[string]*model.Tag
-	assets   []*model.AssetRecord
+	assets   []*model.AssetRecord // the dataset's, then the uploads in their order
+	loaded   int                  // how many of assets came with the dataset
 	assetBy  map[string]*model.AssetRecord
 	bySum    map[checksumKey]*model.AssetRecord
 	children map[string][]*model.AssetRecord // stack parent id → the rest of its stack
@@ -179,6 +180,7 @@ func newState(d model.Dataset) (*state, error) {
 		st.tags = append(st.tags, &t)
 		st.tagByID[t.ID] = &t
 	}
+	st.loaded = len(d.Assets)
 	for i := range d.Assets {
 		if err := st.addAsset(d.Assets[i]); err != nil {
 			return nil, fmt.Errorf("assets[%d]: %w", i, err)
@@ -490,17 +492,23 @@ func (s *store) assets(userID string) []model.Asset {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	st := s.state
-	var mine []*model.AssetRecord
+	// The most recently uploaded first: the uploads, newest first, then the
+	// dataset's own assets, which are stored in no such order, by createdAt
+	// (when they were uploaded), newest first. Uploads come first even where
+	// the dataset's dates lie ahead of the wall clock (a future --anchor).
+	var uploaded, loaded []*model.AssetRecord
 	for i := len(st.assets) - 1; i >= 0; i-- {
 		if a := st.assets[i]; a.OwnerID == userID {
-			mine = append(mine, a)
+			if i >= st.loaded {
+				uploaded = append(uploaded, a)
+			} else {
+				loaded = append(loaded, a)
+			}
 		}
 	}
-	// The most recently uploaded first: an asset's createdAt is when it was
-	// uploaded. The dataset's own assets are stored in no such order.
-	slices.SortStableFunc(mine, func(a, b *model.AssetRecord) int { return b.CreatedAt.Compare(a.CreatedAt.Time) })
-	out := make([]model.Asset, 0, len(mine))
-	for _, a := range mine {
+	slices.SortStableFunc(loaded, func(a, b *model.AssetRecord) int { return b.CreatedAt.Compare(a.CreatedAt.Time) })
+	out := make([]model.Asset, 0, len(uploaded)+len(loaded))
+	for _, a := range slices.Concat(uploaded, loaded) {
 		out = append(out, st.assetView(a, true))
 	}
 	return out
