@@ -80,6 +80,11 @@ func (s *scenario) makeLink(ctx context.Context, u *user, req map[string]any) (*
 	if l.Key == "" || l.UserID == "" {
 		return nil, fmt.Errorf("control API: the new link has no key or userId")
 	}
+	// A user made through the control API came with their id: the link
+	// must be theirs. Otherwise (my own user) the first link tells it.
+	if u.id != "" && l.UserID != u.id {
+		return nil, fmt.Errorf("control API: the link made for user %s has userId %s", u.id, l.UserID)
+	}
 	u.id = l.UserID
 	s.link = &l
 	return &l, nil
