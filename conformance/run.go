@@ -311,15 +311,17 @@ type reportFile struct {
 	// nil for pretty and progress, which godog writes itself.
 	file *os.File
 	// created says the run made the file: it is removed if the run cannot
-	// be made. A file that was there already is left as it was.
+	// be made. A junit or cucumber file that was there already is left as
+	// it was; a pretty or progress one is emptied by godog, which creates
+	// it anew as soon as it starts.
 	created bool
 }
 
 type reportFiles []reportFile
 
 // openReports opens the file of every format that has one, without
-// truncating it: a file that was there is only rewritten when there are
-// results to write in it.
+// truncating it: a junit or cucumber file that was there is only rewritten
+// when there are results to write in it.
 func openReports(formats []Format) (reportFiles, error) {
 	var reports reportFiles
 	for _, f := range formats {
