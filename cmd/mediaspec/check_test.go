@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/xml"
 	"io"
+	"net"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
@@ -44,14 +45,19 @@ func TestCheckUsageErrors(t *testing.T) {
 // before any scenario, with the transport's error kept: here the connection
 // was refused, so the run did not wait on a timeout.
 func TestCheckUnreachableTarget(t *testing.T) {
+	// A port that was just free: nothing listens there.
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	addr := ln.Addr().String()
+	require.NoError(t, ln.Close())
 	var out bytes.Buffer
-	err := run(t.Context(), []string{"check", "--target", "http://127.0.0.1:9/api"}, &out, io.Discard)
+	err = run(t.Context(), []string{"check", "--target", "http://" + addr + "/api"}, &out, io.Discard)
 	require.Error(t, err)
 	assert.NotErrorIs(t, err, errUsage)
 	assert.ErrorIs(t, err, conformance.ErrUnreachable)
 	assert.ErrorIs(t, err, syscall.ECONNREFUSED)
 	assert.Contains(t, err.Error(), "does not answer")
-	assert.Contains(t, err.Error(), "127.0.0.1:9")
+	assert.Contains(t, err.Error(), addr)
 	assert.NotContains(t, out.String(), "scenarios:", "no scenario ran")
 }
 

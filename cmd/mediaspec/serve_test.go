@@ -1,15 +1,18 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"crypto/sha1"
 	"encoding/base64"
 	"encoding/json"
+	"fmt"
 	"io"
 	"mime/multipart"
 	"net/http"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -147,21 +150,58 @@ func TestFixturesUsersCount(t *testing.T) {
 	}
 }
 
-// TestServeStopsWithARequestInFlight: SIGINT stops serve cleanly (exit 0,
-// checked by startServe's clean-up) even while a request waits out an
-// x-mock-delay of a minute: after a short grace the request is cut off.
+// TestServeStopsWithARequestInFlight: SIGINT stops serve cleanly (exit 0)
+// even while a request waits out an x-mock-delay of a minute: after a short
+// grace the request is cut off, and serve says so in its log.
 func TestServeStopsWithARequestInFlight(t *testing.T) {
-	base := startServe(t)
-	// Not t.Context(): that ends, and would drop the request, before the
-	// clean-up stops serve.
+	logPath := filepath.Join(t.TempDir(), "serve.log")
+	logFile, err := os.Create(logPath)
+	require.NoError(t, err)
+	defer logFile.Close()
+	cmd := command(context.Background(), "serve", "--addr", "127.0.0.1:0")
+	cmd.Stderr = logFile
+	out, err := cmd.StdoutPipe()
+	require.NoError(t, err)
+	require.NoError(t, cmd.Start())
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	t.Cleanup(func() { _ = cmd.Process.Kill() })
+	var base string
+	for sc := bufio.NewScanner(out); base == "" && sc.Scan(); {
+		_, base, _ = strings.Cut(sc.Text(), "listening on ")
+	}
+	require.NotEmpty(t, base, "serve printed its address")
+	go func() { _, _ = io.Copy(io.Discard, out) }()
+
 	r, err := http.NewRequestWithContext(context.Background(), http.MethodGet, base+"/shared-links", nil)
 	require.NoError(t, err)
 	r.Header.Set("x-api-key", "mediaspec-dev-key")
 	r.Header.Set("x-mock-delay", "1m")
+	answered := make(chan error, 1)
 	go func() {
-		if resp, err := http.DefaultClient.Do(r); err == nil {
+		resp, err := http.DefaultClient.Do(r)
+		if err == nil {
 			resp.Body.Close()
+			err = fmt.Errorf("answered %s", resp.Status)
 		}
+		answered <- err
 	}()
-	time.Sleep(200 * time.Millisecond) // for the request to arrive: the clean-up then stops serve
+	time.Sleep(300 * time.Millisecond) // for the request to arrive; the log below proves it did
+
+	require.NoError(t, cmd.Process.Signal(os.Interrupt))
+	select {
+	case err := <-exited:
+		require.NoError(t, err, "serve exits 0 on SIGINT")
+	case <-time.After(15 * time.Second):
+		t.Fatal("serve did not stop on SIGINT")
+	}
+	select {
+	case err := <-answered:
+		assert.Error(t, err, "the delayed request was cut off, not answered")
+	case <-time.After(5 * time.Second):
+		t.Fatal("the delayed request is still waiting after serve stopped")
+	}
+	log, err := os.ReadFile(logPath)
+	require.NoError(t, err)
+	assert.Contains(t, string(log), "requests still in flight were cut off", "the request was in flight when serve stopped")
 }
