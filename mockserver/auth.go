@@ -3,60 +3,41 @@ package mockserver
 import (
 	"net/http"
 	"strings"
-
-	"github.com/mediaspec/mediaspec/mockserver/model"
 )
 
-// principal is who a request acts for: a user, or a user through one of
-// their shared links.
-type principal struct {
-	user *model.UserRecord
-	link *model.SharedLinkRecord
-}
-
-// authenticate finds the request's principal. The first credential present
-// wins, in the reference's order: the key query parameter (a shared link),
-// a bearer token, then the x-api-key header. Nothing else of the request is
-// read.
-func (s *store) authenticate(r *http.Request) (principal, error) {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	st := s.state
+// credentialsOf reads the credentials a request presents: the key query
+// parameter (a shared link), a bearer token, the x-api-key header. Nothing
+// else of the request is read.
+func credentialsOf(r *http.Request) credentials {
+	var c credentials
 	if q := r.URL.Query(); q.Has("key") {
-		l := st.linkByKey[q.Get("key")]
-		if l == nil || (l.ExpiresAt != nil && !l.ExpiresAt.After(s.now())) {
-			return principal{}, errorf(http.StatusUnauthorized, "Invalid share key")
-		}
-		return principal{user: st.userByID[l.UserID], link: l}, nil
+		c.shareKey = new(q.Get("key"))
 	}
 	if token, ok := bearerToken(r.Header.Get("Authorization")); ok {
-		u := st.userByKey[token]
-		if u == nil {
-			return principal{}, errorf(http.StatusUnauthorized, "Invalid user token")
-		}
-		return principal{user: u}, nil
+		c.bearer = &token
 	}
 	if keys, ok := r.Header[http.CanonicalHeaderKey("x-api-key")]; ok {
-		u := st.userByKey[strings.TrimSpace(keys[0])]
-		if u == nil {
-			return principal{}, errorf(http.StatusUnauthorized, "Invalid API key")
-		}
-		return principal{user: u}, nil
+		c.apiKey = new(strings.TrimSpace(keys[0]))
 	}
-	return principal{}, errorf(http.StatusUnauthorized, "Authentication required")
+	return c
 }
 
-// authenticateUser is authenticate for what only a user may do: list their
-// links, and use the control API. A shared link's key there gets 403.
-func (s *store) authenticateUser(r *http.Request) (*model.UserRecord, error) {
+// authenticate is the principal of r's credentials.
+func (s *server) authenticate(r *http.Request) (principal, error) {
+	return s.store.authenticate(credentialsOf(r))
+}
+
+// authenticateUser is authenticate for what only a user may do: a shared
+// link's key there gets 403.
+func (s *server) authenticateUser(r *http.Request) (principal, error) {
 	p, err := s.authenticate(r)
 	if err != nil {
-		return nil, err
+		return principal{}, err
 	}
-	if p.link != nil {
-		return nil, errorf(http.StatusForbidden, "Forbidden resource")
+	if _, err := p.asUser(); err != nil {
+		return principal{}, err
 	}
-	return p.user, nil
+	return p, nil
 }
 
 // bearerToken returns the token of an "Authorization: Bearer <token>" value.

@@ -3,8 +3,6 @@ package mockserver
 import (
 	"encoding/json"
 	"errors"
-	"fmt"
-	"hash/fnv"
 	"io"
 	"net/http"
 	"strings"
@@ -58,21 +56,11 @@ func (s *server) handleCreateUser() http.Handler {
 			problems = append(problems, "quotaSizeInBytes must not be less than 0")
 		}
 		if len(problems) > 0 {
-			writeError(w, &apiError{status: http.StatusBadRequest, message: problems})
+			writeError(w, invalidFields(problems))
 			return
 		}
-		id := newUUID()
-		u := model.UserRecord{
-			User: model.User{
-				ID:          id,
-				Name:        req.Name,
-				Email:       req.Email,
-				AvatarColor: avatarColor(id),
-			},
-			APIKey:           newSecret(32),
-			QuotaSizeInBytes: req.QuotaSizeInBytes,
-		}
-		if err := s.store.addUser(u); err != nil {
+		u, err := s.store.addUser(req.Name, req.Email, req.QuotaSizeInBytes)
+		if err != nil {
 			writeError(w, err)
 			return
 		}
@@ -80,18 +68,10 @@ func (s *server) handleCreateUser() http.Handler {
 	})
 }
 
-// avatarColor picks a user's colour from their id, so it never changes.
-func avatarColor(id string) string {
-	h := fnv.New32a()
-	_, _ = h.Write([]byte(id))
-	colors := model.AvatarColors()
-	return colors[h.Sum32()%uint32(len(colors))]
-}
-
 // handleCreateLink is POST /__mock/shared-links.
 func (s *server) handleCreateLink() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		user, err := s.store.authenticateUser(r)
+		p, err := s.authenticateUser(r)
 		if err != nil {
 			writeError(w, err)
 			return
@@ -101,7 +81,7 @@ func (s *server) handleCreateLink() http.Handler {
 			writeError(w, err)
 			return
 		}
-		link, err := s.store.addLink(user.ID, req)
+		link, err := s.store.addLink(p.user.ID, req)
 		if err != nil {
 			writeError(w, err)
 			return
@@ -113,12 +93,12 @@ func (s *server) handleCreateLink() http.Handler {
 // handleAssets is GET /__mock/assets.
 func (s *server) handleAssets() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		user, err := s.store.authenticateUser(r)
+		p, err := s.authenticateUser(r)
 		if err != nil {
 			writeError(w, err)
 			return
 		}
-		writeJSON(w, http.StatusOK, s.store.assets(user.ID))
+		writeJSON(w, http.StatusOK, s.store.assets(p.user.ID))
 	})
 }
 
@@ -139,7 +119,7 @@ func (s *server) handleReset() http.Handler {
 			d = emptyDataset(d)
 		}
 		if err := s.store.replace(d); err != nil {
-			writeError(w, fmt.Errorf("reset: %w", err))
+			writeError(w, err)
 			return
 		}
 		writeJSON(w, http.StatusOK, map[string]any{"reset": true, "empty": req.Empty})

@@ -8,8 +8,8 @@ import (
 	"strconv"
 )
 
-// apiError is an error the API answers with: its status and its message,
-// which is a string or, for field validation, a list of strings.
+// apiError is an answer of the HTTP layer: its status and its message, which
+// is a string or, for field validation, a list of strings.
 type apiError struct {
 	status  int
 	message any
@@ -20,6 +20,34 @@ func (e *apiError) Error() string { return fmt.Sprintf("%d %v", e.status, e.mess
 // errorf makes an apiError with a single message.
 func errorf(status int, format string, args ...any) *apiError {
 	return &apiError{status: status, message: fmt.Sprintf(format, args...)}
+}
+
+// statusOf is the one table from a domain error's kind to its HTTP status.
+// The reference answers a missing or inaccessible object with 400, not 404,
+// and so does the mock.
+var statusOf = [...]int{
+	errInvalid:         http.StatusBadRequest,
+	errNotFound:        http.StatusBadRequest,
+	errNoAccess:        http.StatusBadRequest,
+	errConflict:        http.StatusBadRequest,
+	errUnauthenticated: http.StatusUnauthorized,
+	errForbidden:       http.StatusForbidden,
+	errInternal:        http.StatusInternalServerError,
+}
+
+// answerOf maps any error to the answer the client gets: an apiError as it
+// is, a domain error by its kind, and anything else, like an internal
+// domain error, as a 500 without detail (the detail goes to the log).
+func answerOf(err error) *apiError {
+	var ae *apiError
+	if errors.As(err, &ae) {
+		return ae
+	}
+	var de *domainError
+	if errors.As(err, &de) && de.code != errInternal && int(de.code) < len(statusOf) {
+		return &apiError{status: statusOf[de.code], message: de.message}
+	}
+	return errorf(http.StatusInternalServerError, "Internal server error")
 }
 
 // errorBody is the one JSON shape of every error the mock sends.
@@ -34,7 +62,8 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 	b, err := json.Marshal(v)
 	if err != nil {
 		// Only the mock's own types reach here; failing to encode one is a bug.
-		status, b = http.StatusInternalServerError, mustErrorBody(http.StatusInternalServerError, "response could not be encoded")
+		writeError(w, fmt.Errorf("encoding the response: %w", err))
+		return
 	}
 	writeRawJSON(w, status, b)
 }
@@ -48,13 +77,11 @@ func writeRawJSON(w http.ResponseWriter, status int, body []byte) {
 	_, _ = w.Write(body)
 }
 
-// writeError answers err as the JSON error body. Errors that are not
-// apiErrors are the mock's own faults and answer 500 without detail.
+// writeError answers err as the JSON error body, and hands err to the
+// request log, which records what the client was not told.
 func writeError(w http.ResponseWriter, err error) {
-	var ae *apiError
-	if !errors.As(err, &ae) {
-		ae = errorf(http.StatusInternalServerError, "Internal server error")
-	}
+	recordError(w, err)
+	ae := answerOf(err)
 	writeRawJSON(w, ae.status, mustErrorBody(ae.status, ae.message))
 }
 
@@ -64,4 +91,20 @@ func mustErrorBody(status int, message any) []byte {
 		panic(fmt.Sprintf("encoding an error body: %v", err)) // strings and string slices always encode
 	}
 	return b
+}
+
+// recordError hands err to the request log's writer, wherever it sits in
+// the chain of writers that wrap one another.
+func recordError(w http.ResponseWriter, err error) {
+	for w != nil {
+		if lw, ok := w.(*loggingWriter); ok {
+			lw.err = err
+			return
+		}
+		u, ok := w.(interface{ Unwrap() http.ResponseWriter })
+		if !ok {
+			return
+		}
+		w = u.Unwrap()
+	}
 }

@@ -142,30 +142,50 @@ func sleep(ctx context.Context, d time.Duration) error {
 	}
 }
 
-// logRequests logs one line per request.
+// logRequests logs one line per request: what was answered, or that the
+// client left before an answer; the error behind an error answer, with the
+// detail a client is not told of an internal one; 5xx answers at ERROR.
 func (s *server) logRequests(h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
 		lw := &loggingWriter{ResponseWriter: w}
 		h.ServeHTTP(lw, r)
-		if lw.status == 0 {
-			lw.status = http.StatusOK
-		}
-		s.log.LogAttrs(r.Context(), slog.LevelInfo, "request",
+		attrs := []slog.Attr{
 			slog.String("method", r.Method),
 			slog.String("path", r.URL.Path),
-			slog.Int("status", lw.status),
-			slog.Int64("bytes", lw.bytes),
-			slog.Duration("duration", time.Since(start)),
-		)
+		}
+		level := slog.LevelInfo
+		switch {
+		case lw.status == 0 && r.Context().Err() != nil:
+			attrs = append(attrs, slog.String("outcome", "client gone before the answer"))
+		case lw.writeErr != nil:
+			attrs = append(attrs, slog.Int("status", lw.status),
+				slog.String("outcome", "client gone during the answer"))
+		default:
+			if lw.status == 0 {
+				lw.status = http.StatusOK
+			}
+			attrs = append(attrs, slog.Int("status", lw.status))
+			if lw.status >= 500 {
+				level = slog.LevelError
+			}
+		}
+		if lw.err != nil {
+			attrs = append(attrs, slog.String("error", lw.err.Error()))
+		}
+		attrs = append(attrs, slog.Int64("bytes", lw.bytes), slog.Duration("duration", time.Since(start)))
+		s.log.LogAttrs(r.Context(), level, "request", attrs...)
 	})
 }
 
-// loggingWriter remembers the status and counts the bytes of a response.
+// loggingWriter remembers the status, the bytes, the error answered and
+// whether writing failed (the client went away) of a response.
 type loggingWriter struct {
 	http.ResponseWriter
-	status int
-	bytes  int64
+	status   int
+	bytes    int64
+	err      error
+	writeErr error
 }
 
 func (w *loggingWriter) WriteHeader(status int) {
@@ -181,6 +201,9 @@ func (w *loggingWriter) Write(b []byte) (int, error) {
 	}
 	n, err := w.ResponseWriter.Write(b)
 	w.bytes += int64(n)
+	if err != nil && w.writeErr == nil {
+		w.writeErr = err
+	}
 	return n, err
 }
 

@@ -6,12 +6,12 @@ import "net/http"
 // first. A shared link key is not enough to list links.
 func (s *server) handleSharedLinks() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		user, err := s.store.authenticateUser(r)
+		p, err := s.authenticateUser(r)
 		if err != nil {
 			writeError(w, err)
 			return
 		}
-		body, err := s.store.sharedLinksJSON(user.ID)
+		body, err := s.store.sharedLinksJSON(p.user.ID)
 		if err != nil {
 			writeError(w, err)
 			return

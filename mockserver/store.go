@@ -6,7 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net/http"
+	"hash/fnv"
 	"slices"
 	"strings"
 	"sync"
@@ -20,6 +20,10 @@ import (
 // state), so views built from them can share their pointers safely.
 type store struct {
 	now func() time.Time
+	// newID and newSecret make the ids and keys of objects created at run
+	// time; tests replace them to force a write to fail halfway.
+	newID     func() string
+	newSecret func(n int) string
 
 	mu    sync.RWMutex
 	state *state
@@ -64,6 +68,7 @@ type state struct {
 	albumLinks map[string]int // album id → how many links point to it
 
 	links       []*model.SharedLinkRecord
+	linkByID    map[string]*model.SharedLinkRecord
 	linkByKey   map[string]*model.SharedLinkRecord
 	linksByUser map[string][]*model.SharedLinkRecord
 }
@@ -73,7 +78,42 @@ func newStore(d model.Dataset, now func() time.Time) (*store, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &store{now: now, state: st, listings: map[string]encodedListing{}}, nil
+	return &store{now: now, newID: newUUID, newSecret: newSecret, state: st, listings: map[string]encodedListing{}}, nil
+}
+
+// undo collects how to take back each step of a write that has begun.
+type undo []func()
+
+// push records how to take back the step just made; a nil undo records
+// nothing (loading a dataset, where a failure drops the whole state).
+func (u *undo) push(f func()) {
+	if u != nil {
+		*u = append(*u, f)
+	}
+}
+
+// rollback takes back every step, the newest first.
+func (u *undo) rollback() {
+	for i := len(*u) - 1; i >= 0; i-- {
+		(*u)[i]()
+	}
+	*u = nil
+}
+
+// write runs f under the write lock as one all-or-nothing step: if f fails,
+// every change it made to the state, and the clock it ticked, is taken back.
+// f calls s.changed() when the write changes what listings show.
+func (s *store) write(f func(st *state, tx *undo) error) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var tx undo
+	last := s.last
+	if err := f(s.state, &tx); err != nil {
+		tx.rollback()
+		s.last = last
+		return err
+	}
+	return nil
 }
 
 // encodedListing is a user's listing as JSON, at a version of the store.
@@ -89,11 +129,12 @@ func (s *store) changed() {
 	clear(s.listings)
 }
 
-// replace swaps the whole state for d's.
+// replace swaps the whole state for d's, or keeps it if d does not hold
+// together: the mock's own datasets always do, so that is an internal error.
 func (s *store) replace(d model.Dataset) error {
 	st, err := newState(d)
 	if err != nil {
-		return err
+		return internal(fmt.Errorf("the dataset: %w", err))
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -149,6 +190,7 @@ func newState(d model.Dataset) (*state, error) {
 		children:    map[string][]*model.AssetRecord{},
 		albumByID:   map[string]*model.AlbumRecord{},
 		albumLinks:  map[string]int{},
+		linkByID:    map[string]*model.SharedLinkRecord{},
 		linkByKey:   map[string]*model.SharedLinkRecord{},
 		linksByUser: map[string][]*model.SharedLinkRecord{},
 	}
@@ -156,7 +198,7 @@ func newState(d model.Dataset) (*state, error) {
 		return nil, errors.New("users: none; users[0] is the default user, whose key serve prints")
 	}
 	for i := range d.Users {
-		if err := st.addUser(d.Users[i]); err != nil {
+		if err := st.addUser(d.Users[i], nil); err != nil {
 			return nil, fmt.Errorf("users[%d]: %w", i, err)
 		}
 	}
@@ -182,7 +224,7 @@ func newState(d model.Dataset) (*state, error) {
 	}
 	st.loaded = len(d.Assets)
 	for i := range d.Assets {
-		if err := st.addAsset(d.Assets[i]); err != nil {
+		if err := st.addAsset(d.Assets[i], nil); err != nil {
 			return nil, fmt.Errorf("assets[%d]: %w", i, err)
 		}
 	}
@@ -204,19 +246,21 @@ func newState(d model.Dataset) (*state, error) {
 		}
 	}
 	for i := range d.Albums {
-		if err := st.addAlbum(d.Albums[i]); err != nil {
+		if err := st.addAlbum(d.Albums[i], nil); err != nil {
 			return nil, fmt.Errorf("albums[%d]: %w", i, err)
 		}
 	}
 	for i := range d.SharedLinks {
-		if err := st.addLink(d.SharedLinks[i]); err != nil {
+		if err := st.addLink(d.SharedLinks[i], nil); err != nil {
 			return nil, fmt.Errorf("sharedLinks[%d]: %w", i, err)
 		}
 	}
 	return st, nil
 }
 
-func (st *state) addUser(u model.UserRecord) error {
+// addUser checks u against the state and adds it, recording in tx how to
+// take it back. So do addAsset, addAlbum and addLink.
+func (st *state) addUser(u model.UserRecord, tx *undo) error {
 	switch {
 	case u.ID == "" || st.userByID[u.ID] != nil:
 		return fmt.Errorf("id %q is empty or not unique", u.ID)
@@ -225,14 +269,20 @@ func (st *state) addUser(u model.UserRecord) error {
 	case !slices.Contains(model.AvatarColors(), u.AvatarColor):
 		return fmt.Errorf("avatarColor %q is not one of %s", u.AvatarColor, strings.Join(model.AvatarColors(), ", "))
 	}
+	n := len(st.users)
 	st.users = append(st.users, &u)
 	st.userByID[u.ID] = &u
 	st.userByKey[u.APIKey] = &u
+	tx.push(func() {
+		st.users = st.users[:n]
+		delete(st.userByID, u.ID)
+		delete(st.userByKey, u.APIKey)
+	})
 	return nil
 }
 
 // addAsset indexes a; references to other assets are checked by the caller.
-func (st *state) addAsset(a model.AssetRecord) error {
+func (st *state) addAsset(a model.AssetRecord, tx *undo) error {
 	if a.ID == "" || st.assetBy[a.ID] != nil {
 		return fmt.Errorf("id %q is empty or not unique", a.ID)
 	}
@@ -244,11 +294,10 @@ func (st *state) addAsset(a model.AssetRecord) error {
 	default:
 		return fmt.Errorf("type %q is not IMAGE, VIDEO, AUDIO or OTHER", a.Type)
 	}
-	sum, err := base64.StdEncoding.DecodeString(a.Checksum)
-	if err != nil || len(sum) != 20 {
-		return fmt.Errorf("checksum %q is not a base64 SHA-1", a.Checksum)
+	key, err := checksumKeyOf(&a)
+	if err != nil {
+		return err
 	}
-	key := checksumKey{owner: a.OwnerID, sum: [20]byte(sum)}
 	if st.bySum[key] != nil {
 		return fmt.Errorf("checksum %q is already an asset of owner %q", a.Checksum, a.OwnerID)
 	}
@@ -262,11 +311,32 @@ func (st *state) addAsset(a model.AssetRecord) error {
 			return fmt.Errorf("face %q: person %q is not a person of the owner", f.ID, f.PersonID)
 		}
 	}
+	n := len(st.assets)
+	used, had := st.usage[a.OwnerID]
 	st.assets = append(st.assets, &a)
 	st.assetBy[a.ID] = &a
 	st.bySum[key] = &a
 	st.usage[a.OwnerID] += assetSize(&a)
+	tx.push(func() {
+		st.assets = st.assets[:n]
+		delete(st.assetBy, a.ID)
+		delete(st.bySum, key)
+		if had {
+			st.usage[a.OwnerID] = used
+		} else {
+			delete(st.usage, a.OwnerID)
+		}
+	})
 	return nil
+}
+
+// checksumKeyOf is where an asset is found by its content.
+func checksumKeyOf(a *model.AssetRecord) (checksumKey, error) {
+	sum, err := base64.StdEncoding.DecodeString(a.Checksum)
+	if err != nil || len(sum) != 20 {
+		return checksumKey{}, fmt.Errorf("checksum %q is not a base64 SHA-1", a.Checksum)
+	}
+	return checksumKey{owner: a.OwnerID, sum: [20]byte(sum)}, nil
 }
 
 // assetSize is what an asset counts against its owner's quota.
@@ -277,7 +347,7 @@ func assetSize(a *model.AssetRecord) int64 {
 	return 0
 }
 
-func (st *state) addAlbum(al model.AlbumRecord) error {
+func (st *state) addAlbum(al model.AlbumRecord, tx *undo) error {
 	if al.ID == "" || st.albumByID[al.ID] != nil {
 		return fmt.Errorf("id %q is empty or not unique", al.ID)
 	}
@@ -300,14 +370,22 @@ func (st *state) addAlbum(al model.AlbumRecord) error {
 	if t := al.AlbumThumbnailAssetID; t != nil && !slices.Contains(al.AssetIDs, *t) {
 		return fmt.Errorf("albumThumbnailAssetId %q is not one of the album's assets", *t)
 	}
+	n := len(st.albums)
 	st.albums = append(st.albums, &al)
 	st.albumByID[al.ID] = &al
+	tx.push(func() {
+		st.albums = st.albums[:n]
+		delete(st.albumByID, al.ID)
+	})
 	return nil
 }
 
-func (st *state) addLink(l model.SharedLinkRecord) error {
-	if l.ID == "" || l.Key == "" || st.linkByKey[l.Key] != nil {
-		return fmt.Errorf("id %q or its key is empty, or the key is not unique", l.ID)
+func (st *state) addLink(l model.SharedLinkRecord, tx *undo) error {
+	switch {
+	case l.ID == "" || st.linkByID[l.ID] != nil:
+		return fmt.Errorf("id %q is empty or not unique", l.ID)
+	case l.Key == "" || st.linkByKey[l.Key] != nil:
+		return fmt.Errorf("the key of link %q is empty or not unique", l.ID)
 	}
 	if st.userByID[l.UserID] == nil {
 		return fmt.Errorf("userId %q is not a user", l.UserID)
@@ -320,7 +398,6 @@ func (st *state) addLink(l model.SharedLinkRecord) error {
 		if al := st.albumByID[*l.AlbumID]; al == nil || al.OwnerID != l.UserID {
 			return fmt.Errorf("album %q is not an album of user %q", *l.AlbumID, l.UserID)
 		}
-		st.albumLinks[*l.AlbumID]++
 	case model.LinkIndividual:
 		if l.AlbumID != nil || len(l.AssetIDs) == 0 {
 			return fmt.Errorf("an INDIVIDUAL link has assetIds and no albumId")
@@ -333,9 +410,29 @@ func (st *state) addLink(l model.SharedLinkRecord) error {
 	default:
 		return fmt.Errorf("type %q is not ALBUM or INDIVIDUAL", l.Type)
 	}
+	n, mine := len(st.links), st.linksByUser[l.UserID]
 	st.links = append(st.links, &l)
+	st.linkByID[l.ID] = &l
 	st.linkByKey[l.Key] = &l
-	st.linksByUser[l.UserID] = append(st.linksByUser[l.UserID], &l)
+	st.linksByUser[l.UserID] = append(mine, &l)
+	if l.AlbumID != nil {
+		st.albumLinks[*l.AlbumID]++
+	}
+	tx.push(func() {
+		st.links = st.links[:n]
+		delete(st.linkByID, l.ID)
+		delete(st.linkByKey, l.Key)
+		if mine == nil {
+			delete(st.linksByUser, l.UserID)
+		} else {
+			st.linksByUser[l.UserID] = mine
+		}
+		if l.AlbumID != nil {
+			if st.albumLinks[*l.AlbumID]--; st.albumLinks[*l.AlbumID] == 0 {
+				delete(st.albumLinks, *l.AlbumID)
+			}
+		}
+	})
 	return nil
 }
 
@@ -389,62 +486,70 @@ func (s *store) assetByChecksum(owner string, sum [20]byte) (string, bool) {
 	return a.ID, true
 }
 
-// addUpload stores an uploaded asset, and the hidden video of a live photo,
-// unless the owner has an asset of the same content: then it answers that
-// asset's id as a duplicate and stores nothing. Checking and adding under one
-// lock makes identical concurrent uploads create exactly one asset.
-func (s *store) addUpload(a model.AssetRecord, live *model.AssetRecord) (model.UploadResult, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	st := s.state
-	u := st.userByID[a.OwnerID]
-	if u == nil { // the user went away with a reset while the body streamed in
-		return model.UploadResult{}, errorf(http.StatusUnauthorized, "Invalid API key")
-	}
-	if dup := st.bySum[mustChecksumKey(a)]; dup != nil {
-		return model.UploadResult{ID: dup.ID, Duplicate: true}, nil
-	}
-	var liveDup *model.AssetRecord
-	size := assetSize(&a)
-	if live != nil {
-		// Everything is checked before the first write, so that a refused
-		// upload leaves nothing behind.
-		if live.Checksum == a.Checksum {
-			return model.UploadResult{}, errorf(http.StatusBadRequest, "livePhotoData is the same file as assetData")
+// addUpload stores an asset uploaded by the owner, and the hidden video of a
+// live photo, unless the owner has an asset of the same content: then it
+// answers that asset's id as a duplicate and stores nothing. Checking and
+// adding under one lock makes identical concurrent uploads create exactly
+// one asset. The store gives the records their ids and times.
+func (s *store) addUpload(owner string, a model.AssetRecord, live *model.AssetRecord) (model.UploadResult, error) {
+	var res model.UploadResult
+	err := s.write(func(st *state, tx *undo) error {
+		u := st.userByID[owner]
+		if u == nil { // the user went away with a reset while the body streamed in
+			return fail(errUnauthenticated, "Invalid API key")
 		}
-		switch liveDup = st.bySum[mustChecksumKey(*live)]; {
-		case liveDup == nil:
-			size += assetSize(live)
-		case liveDup.Type != model.AssetVideo:
-			return model.UploadResult{}, errorf(http.StatusBadRequest, "livePhotoData is the same file as the %s asset %s, not a video", liveDup.Type, liveDup.ID)
+		a.OwnerID = owner
+		key, err := checksumKeyOf(&a)
+		if err != nil {
+			return internal(err)
 		}
-	}
-	if q := u.QuotaSizeInBytes; q != nil && st.usage[u.ID]+size > *q {
-		return model.UploadResult{}, errorf(http.StatusBadRequest, "Quota has been exceeded!")
-	}
-	// No listing changes: a new asset is in no album or link yet (uploads
-	// through a link are not added to it), so the encoded listings stay.
-	now := s.tick()
-	if live != nil {
-		if liveDup == nil {
-			live.CreatedAt, live.UpdatedAt = now, now
-			if err := st.addAsset(*live); err != nil {
-				return model.UploadResult{}, err
+		if dup := st.bySum[key]; dup != nil {
+			res = model.UploadResult{ID: dup.ID, Duplicate: true}
+			return nil
+		}
+		var liveDup *model.AssetRecord
+		size := assetSize(&a)
+		if live != nil {
+			live.OwnerID = owner
+			if live.Checksum == a.Checksum {
+				return fail(errInvalid, "livePhotoData is the same file as assetData")
 			}
-			liveDup = live
+			key, err := checksumKeyOf(live)
+			if err != nil {
+				return internal(err)
+			}
+			switch liveDup = st.bySum[key]; {
+			case liveDup == nil:
+				size += assetSize(live)
+			case liveDup.Type != model.AssetVideo:
+				return fail(errInvalid, "livePhotoData is the same file as the %s asset %s, not a video", liveDup.Type, liveDup.ID)
+			}
 		}
-		a.LivePhotoVideoID = &liveDup.ID
-	}
-	a.CreatedAt, a.UpdatedAt = now, now
-	if err := st.addAsset(a); err != nil {
-		return model.UploadResult{}, err
-	}
-	return model.UploadResult{ID: a.ID}, nil
-}
-
-func mustChecksumKey(a model.AssetRecord) checksumKey {
-	sum, _ := base64.StdEncoding.DecodeString(a.Checksum)
-	return checksumKey{owner: a.OwnerID, sum: [20]byte(sum)}
+		if q := u.QuotaSizeInBytes; q != nil && st.usage[u.ID]+size > *q {
+			return fail(errInvalid, "Quota has been exceeded!")
+		}
+		// No listing changes: a new asset is in no album or link yet (uploads
+		// through a link are not added to it), so the encoded listings stay.
+		now := s.tick()
+		if live != nil {
+			if liveDup == nil {
+				v := *live
+				v.ID, v.CreatedAt, v.UpdatedAt = s.newID(), now, now
+				if err := st.addAsset(v, tx); err != nil {
+					return internal(fmt.Errorf("the live photo's video: %w", err))
+				}
+				liveDup = st.assetBy[v.ID]
+			}
+			a.LivePhotoVideoID = &liveDup.ID
+		}
+		a.ID, a.CreatedAt, a.UpdatedAt = s.newID(), now, now
+		if err := st.addAsset(a, tx); err != nil {
+			return internal(fmt.Errorf("the upload: %w", err))
+		}
+		res = model.UploadResult{ID: a.ID}
+		return nil
+	})
+	return res, err
 }
 
 // sharedLinksJSON is a user's listing, encoded. It is encoded once and
@@ -514,18 +619,37 @@ func (s *store) assets(userID string) []model.Asset {
 	return out
 }
 
-// addUser stores a new user.
-func (s *store) addUser(u model.UserRecord) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	for _, o := range s.state.users {
-		if strings.EqualFold(o.Email, u.Email) {
-			return errorf(http.StatusBadRequest, "A user with email %s already exists", u.Email)
+// addUser stores a new user with a new id and API key, and answers it.
+func (s *store) addUser(name, email string, quota *int64) (model.UserRecord, error) {
+	var u model.UserRecord
+	err := s.write(func(st *state, tx *undo) error {
+		for _, o := range st.users {
+			if strings.EqualFold(o.Email, email) {
+				return fail(errConflict, "A user with email %s already exists", email)
+			}
 		}
-	}
-	u.CreatedAt = s.tick()
-	// No listing changes: a new user is in no link yet.
-	return s.state.addUser(u)
+		id := s.newID()
+		u = model.UserRecord{
+			User:             model.User{ID: id, Name: name, Email: email, AvatarColor: avatarColor(id)},
+			APIKey:           s.newSecret(32),
+			QuotaSizeInBytes: quota,
+		}
+		u.CreatedAt = s.tick()
+		// No listing changes: a new user is in no link yet.
+		if err := st.addUser(u, tx); err != nil {
+			return internal(err)
+		}
+		return nil
+	})
+	return u, err
+}
+
+// avatarColor picks a user's colour from their id, so it never changes.
+func avatarColor(id string) string {
+	h := fnv.New32a()
+	_, _ = h.Write([]byte(id))
+	colors := model.AvatarColors()
+	return colors[h.Sum32()%uint32(len(colors))]
 }
 
 // linkRequest is what POST /__mock/shared-links asks for.
@@ -544,71 +668,71 @@ type linkRequest struct {
 // addLink stores a new shared link of the user, and for an ALBUM link the
 // album holding the assets, and answers the link as the listing shows it.
 func (s *store) addLink(userID string, req linkRequest) (model.SharedLink, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	st := s.state
-	if st.userByID[userID] == nil {
-		return model.SharedLink{}, errorf(http.StatusUnauthorized, "Invalid API key")
-	}
-	// Everything is checked before the first write, so that a refused
-	// request changes nothing.
-	seen := make(map[string]bool, len(req.AssetIDs))
-	for _, id := range req.AssetIDs {
-		if a := st.assetBy[id]; a == nil || a.OwnerID != userID {
-			return model.SharedLink{}, errorf(http.StatusBadRequest, "Asset %s is not an asset of yours", id)
+	var link model.SharedLink
+	err := s.write(func(st *state, tx *undo) error {
+		if st.userByID[userID] == nil {
+			return fail(errUnauthenticated, "Invalid API key")
 		}
-		if seen[id] {
-			return model.SharedLink{}, errorf(http.StatusBadRequest, "Asset %s is listed twice", id)
+		seen := make(map[string]bool, len(req.AssetIDs))
+		for _, id := range req.AssetIDs {
+			if a := st.assetBy[id]; a == nil || a.OwnerID != userID {
+				return fail(errNoAccess, "Asset %s is not an asset of yours", id)
+			}
+			if seen[id] {
+				return fail(errInvalid, "Asset %s is listed twice", id)
+			}
+			seen[id] = true
 		}
-		seen[id] = true
-	}
-	switch {
-	case req.Type != model.LinkAlbum && req.Type != model.LinkIndividual:
-		return model.SharedLink{}, errorf(http.StatusBadRequest, "type must be one of the following values: ALBUM, INDIVIDUAL")
-	case req.Type == model.LinkIndividual && len(req.AssetIDs) == 0:
-		return model.SharedLink{}, errorf(http.StatusBadRequest, "An INDIVIDUAL link needs assetIds")
-	}
-	s.changed()
-	l := model.SharedLinkRecord{
-		ID:            newUUID(),
-		Key:           newSecret(50),
-		Type:          req.Type,
-		UserID:        userID,
-		AllowUpload:   req.AllowUpload != nil && *req.AllowUpload,
-		AllowDownload: req.AllowDownload == nil || *req.AllowDownload,
-		ShowMetadata:  req.ShowMetadata == nil || *req.ShowMetadata,
-		Password:      req.Password,
-		Description:   req.Description,
-		ExpiresAt:     req.ExpiresAt,
-	}
-	switch req.Type {
-	case model.LinkAlbum:
-		al := model.AlbumRecord{
-			ID:                newUUID(),
-			OwnerID:           userID,
-			AlbumName:         "Untitled",
-			AlbumUsers:        []model.AlbumUserRecord{},
-			AssetIDs:          slices.Clone(req.AssetIDs),
-			IsActivityEnabled: true,
+		switch {
+		case req.Type != model.LinkAlbum && req.Type != model.LinkIndividual:
+			return fail(errInvalid, "type must be one of the following values: ALBUM, INDIVIDUAL")
+		case req.Type == model.LinkIndividual && len(req.AssetIDs) == 0:
+			return fail(errInvalid, "An INDIVIDUAL link needs assetIds")
 		}
-		if req.AlbumName != nil {
-			al.AlbumName = *req.AlbumName
+		l := model.SharedLinkRecord{
+			ID:            s.newID(),
+			Key:           s.newSecret(50),
+			Type:          req.Type,
+			UserID:        userID,
+			AllowUpload:   req.AllowUpload != nil && *req.AllowUpload,
+			AllowDownload: req.AllowDownload == nil || *req.AllowDownload,
+			ShowMetadata:  req.ShowMetadata == nil || *req.ShowMetadata,
+			Password:      req.Password,
+			Description:   req.Description,
+			ExpiresAt:     req.ExpiresAt,
 		}
-		if al.AssetIDs == nil {
-			al.AssetIDs = []string{}
+		switch req.Type {
+		case model.LinkAlbum:
+			al := model.AlbumRecord{
+				ID:                s.newID(),
+				OwnerID:           userID,
+				AlbumName:         "Untitled",
+				AlbumUsers:        []model.AlbumUserRecord{},
+				AssetIDs:          slices.Clone(req.AssetIDs),
+				IsActivityEnabled: true,
+			}
+			if req.AlbumName != nil {
+				al.AlbumName = *req.AlbumName
+			}
+			if al.AssetIDs == nil {
+				al.AssetIDs = []string{}
+			}
+			al.CreatedAt = s.tick()
+			al.UpdatedAt = al.CreatedAt
+			if err := st.addAlbum(al, tx); err != nil {
+				return internal(fmt.Errorf("the link's album: %w", err))
+			}
+			l.AlbumID = &al.ID
+		case model.LinkIndividual:
+			l.AssetIDs = slices.Clone(req.AssetIDs)
 		}
-		al.CreatedAt = s.tick()
-		al.UpdatedAt = al.CreatedAt
-		if err := st.addAlbum(al); err != nil {
-			return model.SharedLink{}, errorf(http.StatusBadRequest, "%v", err)
+		l.CreatedAt = s.tick()
+		if err := st.addLink(l, tx); err != nil {
+			return internal(fmt.Errorf("the link: %w", err))
 		}
-		l.AlbumID = &al.ID
-	case model.LinkIndividual:
-		l.AssetIDs = slices.Clone(req.AssetIDs)
-	}
-	l.CreatedAt = s.tick()
-	if err := st.addLink(l); err != nil {
-		return model.SharedLink{}, errorf(http.StatusBadRequest, "%v", err)
-	}
-	return st.linkView(st.linkByKey[l.Key]), nil
+		s.changed()
+		link = st.linkView(st.linkByKey[l.Key])
+		return nil
+	})
+	return link, err
 }

@@ -31,7 +31,7 @@ const (
 // header, then the multipart body, streamed and hashed part by part.
 func (s *server) handleUpload() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		p, err := s.store.authenticate(r)
+		p, err := s.authenticate(r)
 		if err != nil {
 			writeError(w, err)
 			return
@@ -73,7 +73,7 @@ func (s *server) handleUpload() http.Handler {
 			return
 		}
 		asset, live := up.records(p.user.ID)
-		res, err := s.store.addUpload(asset, live)
+		res, err := s.store.addUpload(p.user.ID, asset, live)
 		if err != nil {
 			writeError(w, err)
 			return
@@ -371,7 +371,7 @@ func assetTypeOf(ext string) string {
 }
 
 // records makes the stored asset of the upload, and the hidden video of a
-// live photo if it has one. Ids are new; times are set by the store.
+// live photo if it has one. The store gives them their ids and times.
 func (up *upload) records(owner string) (asset model.AssetRecord, live *model.AssetRecord) {
 	asset = up.record(owner, up.asset, assetTypeOf(strings.ToLower(path.Ext(up.asset.filename))), up.isVisible)
 	if up.live != nil {
@@ -384,7 +384,6 @@ func (up *upload) records(owner string) (asset model.AssetRecord, live *model.As
 func (up *upload) record(owner string, f *filePart, typ string, visible bool) model.AssetRecord {
 	created := up.fileCreatedAt.UTC()
 	a := model.AssetRecord{
-		ID:               newUUID(),
 		OwnerID:          owner,
 		DeviceAssetID:    up.deviceAssetID,
 		DeviceID:         up.deviceID,

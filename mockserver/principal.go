@@ -1,0 +1,57 @@
+package mockserver
+
+import "github.com/mediaspec/mediaspec/mockserver/model"
+
+// credentials are what a request presents to say who it acts for, read
+// from it by the HTTP layer (credentialsOf). A nil field was not presented.
+type credentials struct {
+	shareKey *string // a shared link's key
+	bearer   *string // a bearer token
+	apiKey   *string // an API key
+}
+
+// principal is who a request acts for: a user, or a user through one of
+// their shared links.
+type principal struct {
+	user *model.UserRecord
+	link *model.SharedLinkRecord
+}
+
+// asUser is the principal for what only a user may do (list their links,
+// use the control API): a shared link's holder is forbidden there.
+func (p principal) asUser() (*model.UserRecord, error) {
+	if p.link != nil {
+		return nil, fail(errForbidden, "Forbidden resource")
+	}
+	return p.user, nil
+}
+
+// authenticate finds the principal that c names. The first credential
+// present wins, in the reference's order: a shared link's key, a bearer
+// token, then an API key.
+func (s *store) authenticate(c credentials) (principal, error) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	st := s.state
+	switch {
+	case c.shareKey != nil:
+		l := st.linkByKey[*c.shareKey]
+		if l == nil || (l.ExpiresAt != nil && !l.ExpiresAt.After(s.now())) {
+			return principal{}, fail(errUnauthenticated, "Invalid share key")
+		}
+		return principal{user: st.userByID[l.UserID], link: l}, nil
+	case c.bearer != nil:
+		u := st.userByKey[*c.bearer]
+		if u == nil {
+			return principal{}, fail(errUnauthenticated, "Invalid user token")
+		}
+		return principal{user: u}, nil
+	case c.apiKey != nil:
+		u := st.userByKey[*c.apiKey]
+		if u == nil {
+			return principal{}, fail(errUnauthenticated, "Invalid API key")
+		}
+		return principal{user: u}, nil
+	}
+	return principal{}, fail(errUnauthenticated, "Authentication required")
+}

@@ -1,0 +1,192 @@
+package mockserver
+
+import (
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/mediaspec/mediaspec/mockserver/model"
+)
+
+// The store's writes are all-or-nothing. Each test below makes a write fail
+// after its first step, by handing out an id or key that is already taken,
+// and checks that the state is exactly what it was: every record and every
+// index, the listings' version and the clock.
+
+// testStore is a store on testDataset with ids and keys handed out from
+// the lists given, in order.
+func testStore(t *testing.T, ids, secrets []string) *store {
+	t.Helper()
+	s, err := newStore(testDataset(), testNow)
+	require.NoError(t, err)
+	s.newID = func() string {
+		require.NotEmpty(t, ids, "the write asked for more ids than the test gave")
+		id := ids[0]
+		ids = ids[1:]
+		return id
+	}
+	s.newSecret = func(int) string {
+		require.NotEmpty(t, secrets, "the write asked for more keys than the test gave")
+		k := secrets[0]
+		secrets = secrets[1:]
+		return k
+	}
+	return s
+}
+
+// snapshot is what a failed write must leave as it was.
+type snapshot struct {
+	state   *state
+	version uint64
+	last    time.Time
+}
+
+// take rebuilds the state from the store's own dataset: a deep copy with
+// every index, which the state after a failed write must equal.
+func take(t *testing.T, s *store) snapshot {
+	t.Helper()
+	st, err := newState(s.dataset())
+	require.NoError(t, err)
+	st.loaded = s.state.loaded
+	return snapshot{state: st, version: s.version, last: s.last}
+}
+
+func requireUnchanged(t *testing.T, s *store, before snapshot) {
+	t.Helper()
+	assert.Equal(t, before.state, s.state, "the state changed")
+	assert.Equal(t, before.version, s.version, "the listings' version changed")
+	assert.Equal(t, before.last, s.last, "the clock moved")
+}
+
+const freshID = "00000000-0000-4000-8000-0000000f0001"
+
+func TestStoreUploadFailingHalfwayLeavesNothing(t *testing.T) {
+	still := model.AssetRecord{Type: model.AssetImage, OriginalFileName: "IMG_1.HEIC", Checksum: sha1Base64([]byte("still")), IsVisible: true}
+	video := model.AssetRecord{Type: model.AssetVideo, OriginalFileName: "IMG_1.MOV", Checksum: sha1Base64([]byte("video"))}
+
+	// The video is stored under a fresh id; the still then gets an id that
+	// is taken, after the video is in.
+	s := testStore(t, []string{freshID, aliceAssetID}, nil)
+	before := take(t, s)
+	_, err := s.addUpload(aliceID, still, &video)
+	require.Error(t, err)
+	assert.Equal(t, errInternal, codeOf(err))
+	requireUnchanged(t, s, before)
+
+	// The same upload succeeds once the ids are free.
+	s.newID = sequence(freshID, "00000000-0000-4000-8000-0000000f0002")
+	res, err := s.addUpload(aliceID, still, &video)
+	require.NoError(t, err)
+	assert.Equal(t, "00000000-0000-4000-8000-0000000f0002", res.ID)
+	assert.Equal(t, freshID, *s.state.assetBy[res.ID].LivePhotoVideoID)
+}
+
+func TestStoreUploadRefusedLeavesNothing(t *testing.T) {
+	for name, tt := range map[string]struct {
+		owner string
+		still model.AssetRecord
+		live  *model.AssetRecord
+		code  errorCode
+	}{
+		"owner gone":         {"00000000-0000-4000-8000-00000000dead", model.AssetRecord{Type: model.AssetImage, Checksum: sha1Base64([]byte("x"))}, nil, errUnauthenticated},
+		"over quota":         {carolID, model.AssetRecord{Type: model.AssetImage, Checksum: sha1Base64([]byte("x")), ExifInfo: &model.Exif{FileSizeInByte: new(int64(2048))}}, nil, errInvalid},
+		"video is the still": {aliceID, model.AssetRecord{Type: model.AssetImage, Checksum: sha1Base64([]byte("x"))}, &model.AssetRecord{Type: model.AssetVideo, Checksum: sha1Base64([]byte("x"))}, errInvalid},
+		"video is a photo":   {aliceID, model.AssetRecord{Type: model.AssetImage, Checksum: sha1Base64([]byte("x"))}, &model.AssetRecord{Type: model.AssetVideo, Checksum: sha1Base64([]byte(aliceAssetBody))}, errInvalid},
+		"broken checksum":    {aliceID, model.AssetRecord{Type: model.AssetImage, Checksum: "AAAA"}, nil, errInternal},
+	} {
+		t.Run(name, func(t *testing.T) {
+			s := testStore(t, []string{freshID, "00000000-0000-4000-8000-0000000f0002"}, nil)
+			before := take(t, s)
+			_, err := s.addUpload(tt.owner, tt.still, tt.live)
+			require.Error(t, err)
+			assert.Equal(t, tt.code, codeOf(err))
+			requireUnchanged(t, s, before)
+		})
+	}
+}
+
+func TestStoreLinkFailingHalfwayLeavesNothing(t *testing.T) {
+	for name, tt := range map[string]struct {
+		ids, secrets []string
+	}{
+		// The album is stored; the link then gets a taken id.
+		"link id taken": {[]string{"00000000-0000-4000-8000-00000000001a", freshID}, []string{"a-new-key"}},
+		// The album is stored; the link then gets a taken key.
+		"link key taken": {[]string{"00000000-0000-4000-8000-0000000f0002", freshID}, []string{linkView}},
+		// The album's own id is taken.
+		"album id taken": {[]string{"00000000-0000-4000-8000-0000000f0002", "00000000-0000-4000-8000-0000000a1b01"}, []string{"a-new-key"}},
+	} {
+		t.Run(name, func(t *testing.T) {
+			s := testStore(t, tt.ids, tt.secrets)
+			before := take(t, s)
+			_, err := s.addLink(aliceID, linkRequest{Type: model.LinkAlbum, AssetIDs: []string{aliceAssetID}})
+			require.Error(t, err)
+			assert.Equal(t, errInternal, codeOf(err))
+			requireUnchanged(t, s, before)
+		})
+	}
+}
+
+func TestStoreLinkRefusedLeavesNothing(t *testing.T) {
+	for name, tt := range map[string]struct {
+		user string
+		req  linkRequest
+		code errorCode
+	}{
+		"user gone":        {"00000000-0000-4000-8000-00000000dead", linkRequest{Type: model.LinkAlbum}, errUnauthenticated},
+		"another's asset":  {bobID, linkRequest{Type: model.LinkIndividual, AssetIDs: []string{aliceAssetID}}, errNoAccess},
+		"asset twice":      {aliceID, linkRequest{Type: model.LinkIndividual, AssetIDs: []string{aliceAssetID, aliceAssetID}}, errInvalid},
+		"unknown type":     {aliceID, linkRequest{Type: "album"}, errInvalid},
+		"individual empty": {aliceID, linkRequest{Type: model.LinkIndividual}, errInvalid},
+	} {
+		t.Run(name, func(t *testing.T) {
+			s := testStore(t, []string{freshID, "00000000-0000-4000-8000-0000000f0002"}, []string{"a-new-key"})
+			before := take(t, s)
+			_, err := s.addLink(tt.user, tt.req)
+			require.Error(t, err)
+			assert.Equal(t, tt.code, codeOf(err))
+			requireUnchanged(t, s, before)
+		})
+	}
+}
+
+func TestStoreUserFailingLeavesNothing(t *testing.T) {
+	for name, tt := range map[string]struct {
+		email        string
+		ids, secrets []string
+		code         errorCode
+	}{
+		"email taken": {"ALICE@example.com", []string{freshID}, []string{"a-new-key"}, errConflict},
+		"id taken":    {"dora@example.com", []string{bobID}, []string{"a-new-key"}, errInternal},
+		"key taken":   {"dora@example.com", []string{freshID}, []string{keyBob}, errInternal},
+	} {
+		t.Run(name, func(t *testing.T) {
+			s := testStore(t, tt.ids, tt.secrets)
+			before := take(t, s)
+			_, err := s.addUser("Dora", tt.email, nil)
+			require.Error(t, err)
+			assert.Equal(t, tt.code, codeOf(err))
+			requireUnchanged(t, s, before)
+		})
+	}
+}
+
+func TestStoreReplaceFailingLeavesNothing(t *testing.T) {
+	s := testStore(t, nil, nil)
+	before := take(t, s)
+	err := s.replace(model.Dataset{}) // no users: refused
+	require.Error(t, err)
+	assert.Equal(t, errInternal, codeOf(err))
+	requireUnchanged(t, s, before)
+}
+
+// sequence hands out ids in order.
+func sequence(ids ...string) func() string {
+	return func() string {
+		id := ids[0]
+		ids = ids[1:]
+		return id
+	}
+}
