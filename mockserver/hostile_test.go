@@ -108,6 +108,8 @@ func TestHostileRequests(t *testing.T) {
 		{name: "10,000 empty parts", raw: upload("multipart/form-data; boundary=XyZ", bytes.Repeat([]byte("--XyZ\r\n\r\n\r\n"), 10_000)), status: 400},
 		{name: "a 1 MiB header", raw: rawRequest("GET", "/api/shared-links", []string{"x-api-key", keyAlice, "x-padding", strings.Repeat("p", 1<<20)}, nil), status: 431},
 		{name: "a 100 KiB query", raw: rawRequest("GET", "/api/shared-links?key="+strings.Repeat("k", 100<<10), nil, nil), status: 431},
+		{name: "a path with an empty segment", raw: rawRequest("GET", "//api/shared-links", []string{"x-api-key", keyAlice}, nil), status: 404},
+		{name: "a path with ..", raw: rawRequest("POST", "/api/shared-links/../asset/upload", []string{"x-api-key", keyAlice}, nil), status: 404},
 		{name: "a filename with ../", raw: uploadWith(file("assetData", "../../etc/passwd.jpg", "x")), status: 400},
 		{name: "a filename with a backslash path", raw: uploadWith(file("assetData", `..\\..\\boot.jpg`, "x")), status: 400},
 		{name: "a filename with control characters", raw: uploadWith(file("assetData", "a\x07b\x1b[31m.jpg", "x")), status: 400},

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"path"
 	"strconv"
 	"strings"
 	"time"
@@ -25,9 +26,17 @@ func (s *server) middleware(h http.Handler) http.Handler {
 }
 
 // route dispatches to the mux and answers unknown routes and wrong methods
-// with the JSON error body instead of the mux's plain text.
+// with the JSON error body instead of the mux's plain text. A path that is
+// not clean (//api/x, /api/./x, /api/x/../y) is no route either: the mux
+// would redirect it with an HTML body, and the reference answers 404. (The
+// mux also redirects /x to /x/ for a pattern ending in a slash: routes
+// registers none.)
 func (s *server) route() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if p := r.URL.Path; p != cleanPath(p) {
+			writeError(w, errorf(http.StatusNotFound, "Cannot %s %s", r.Method, p))
+			return
+		}
 		h, pattern := s.mux.Handler(r)
 		if pattern != "" {
 			h.ServeHTTP(w, r)
@@ -46,6 +55,19 @@ func (s *server) route() http.Handler {
 		}
 		writeError(w, errorf(status, "Cannot %s %s", r.Method, r.URL.Path))
 	})
+}
+
+// cleanPath is p as the mux cleans it before matching: rooted, without
+// empty, . or .. elements, a trailing slash kept.
+func cleanPath(p string) string {
+	if p == "" || p[0] != '/' {
+		p = "/" + p
+	}
+	clean := path.Clean(p)
+	if strings.HasSuffix(p, "/") && clean != "/" {
+		clean += "/"
+	}
+	return clean
 }
 
 // statusRecorder keeps the status and headers a handler writes and drops its body.

@@ -215,6 +215,22 @@ func TestRoutingErrors(t *testing.T) {
 	requireError(t, rep, 405, "Cannot DELETE /api/shared-links")
 	assert.Contains(t, rep.header.Get("Allow"), "GET")
 	requireError(t, do(t, newRequest(t, http.MethodGet, srv.URL+"/api/asset/upload", nil)), 405, nil)
+
+	// Paths the mux would clean and redirect with an HTML body are no
+	// route: a JSON 404 naming the path as it came.
+	for _, tt := range []struct{ method, path string }{
+		{http.MethodGet, "//api/shared-links"},
+		{http.MethodGet, "/api//shared-links"},
+		{http.MethodGet, "/api/./shared-links"},
+		{http.MethodGet, "/api/shared-links/../shared-links"},
+		{http.MethodPost, "/api/shared-links/../asset/upload"},
+		{http.MethodPost, "//__mock/reset"},
+	} {
+		t.Run(tt.method+" "+tt.path, func(t *testing.T) {
+			r := newRequest(t, tt.method, srv.URL+tt.path, nil, "x-api-key", keyAlice)
+			requireError(t, do(t, r), 404, "Cannot "+tt.method+" "+tt.path)
+		})
+	}
 }
 
 func TestMockHeadersAndCORS(t *testing.T) {
