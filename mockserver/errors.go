@@ -93,18 +93,32 @@ func mustErrorBody(status int, message any) []byte {
 	return b
 }
 
-// recordError hands err to the request log's writer, wherever it sits in
-// the chain of writers that wrap one another.
+// recordError hands err to the request log's writer.
 func recordError(w http.ResponseWriter, err error) {
+	if lw := loggingWriterOf(w); lw != nil {
+		lw.err = err
+	}
+}
+
+// clientGone tells the request log that the client left before the answer.
+func clientGone(w http.ResponseWriter) {
+	if lw := loggingWriterOf(w); lw != nil {
+		lw.gone = true
+	}
+}
+
+// loggingWriterOf finds the request log's writer, wherever it sits in the
+// chain of writers that wrap one another.
+func loggingWriterOf(w http.ResponseWriter) *loggingWriter {
 	for w != nil {
 		if lw, ok := w.(*loggingWriter); ok {
-			lw.err = err
-			return
+			return lw
 		}
 		u, ok := w.(interface{ Unwrap() http.ResponseWriter })
 		if !ok {
-			return
+			return nil
 		}
 		w = u.Unwrap()
 	}
+	return nil
 }

@@ -25,6 +25,7 @@ func HTTPServer(h http.Handler, logger *slog.Logger) *http.Server {
 		IdleTimeout:       2 * time.Minute,
 		MaxHeaderBytes:    maxServerHeaderBytes,
 		ErrorLog:          slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
+		ConnContext:       withConn,
 	}
 }
 

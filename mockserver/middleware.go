@@ -1,7 +1,6 @@
 package mockserver
 
 import (
-	"context"
 	"fmt"
 	"log/slog"
 	"net/http"
@@ -118,7 +117,8 @@ func mockHeaders(h http.Handler) http.Handler {
 				writeError(w, errorf(http.StatusBadRequest, "x-mock-delay must be a duration from 0s to %s, like 300ms", maxMockDelay))
 				return
 			}
-			if sleep(r.Context(), d) != nil {
+			if !wait(r, d) {
+				clientGone(w)
 				return
 			}
 		}
@@ -145,23 +145,12 @@ func (s *server) latency(h http.Handler) http.Handler {
 		return h
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if strings.HasPrefix(r.URL.Path, "/api/") && sleep(r.Context(), s.cfg.Latency) != nil {
+		if strings.HasPrefix(r.URL.Path, "/api/") && !wait(r, s.cfg.Latency) {
+			clientGone(w)
 			return
 		}
 		h.ServeHTTP(w, r)
 	})
-}
-
-// sleep waits for d or until ctx ends, whichever comes first.
-func sleep(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
 }
 
 // logRequests logs one line per request: what was answered, or that the
@@ -178,7 +167,7 @@ func (s *server) logRequests(h http.Handler) http.Handler {
 		}
 		level := slog.LevelInfo
 		switch {
-		case lw.status == 0 && r.Context().Err() != nil:
+		case lw.status == 0 && (lw.gone || r.Context().Err() != nil):
 			attrs = append(attrs, slog.String("outcome", "client gone before the answer"))
 		case lw.writeErr != nil:
 			attrs = append(attrs, slog.Int("status", lw.status),
@@ -208,6 +197,7 @@ type loggingWriter struct {
 	bytes    int64
 	err      error
 	writeErr error
+	gone     bool
 }
 
 func (w *loggingWriter) WriteHeader(status int) {
