@@ -29,14 +29,14 @@ func (p principal) asUser() (*model.UserRecord, error) {
 // authenticate finds the principal that c names. The first credential
 // present wins, in the reference's order: a shared link's key, a bearer
 // token, then an API key.
-func (s *store) authenticate(c credentials) (principal, error) {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	st := s.state
+func (db *store) authenticate(c credentials) (principal, error) {
+	db.mu.RLock()
+	defer db.mu.RUnlock()
+	st := db.state
 	switch {
 	case c.shareKey != nil:
 		l := st.linkByKey[*c.shareKey]
-		if l == nil || (l.ExpiresAt != nil && !l.ExpiresAt.After(s.now())) {
+		if l == nil || (l.ExpiresAt != nil && !l.ExpiresAt.After(db.now())) {
 			return principal{}, fail(errUnauthenticated, "Invalid share key")
 		}
 		return principal{user: st.userByID[l.UserID], link: l}, nil

@@ -102,15 +102,15 @@ func (u *undo) rollback() {
 
 // write runs f under the write lock as one all-or-nothing step: if f fails,
 // every change it made to the state, and the clock it ticked, is taken back.
-// f calls s.changed() when the write changes what listings show.
-func (s *store) write(f func(st *state, tx *undo) error) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+// f calls db.changed() when the write changes what listings show.
+func (db *store) write(f func(st *state, tx *undo) error) error {
+	db.mu.Lock()
+	defer db.mu.Unlock()
 	var tx undo
-	last := s.last
-	if err := f(s.state, &tx); err != nil {
+	last := db.last
+	if err := f(db.state, &tx); err != nil {
 		tx.rollback()
-		s.last = last
+		db.last = last
 		return err
 	}
 	return nil
@@ -124,33 +124,33 @@ type encodedListing struct {
 
 // changed marks a write: every encoded listing is stale. The caller holds
 // the write lock.
-func (s *store) changed() {
-	s.version++
-	clear(s.listings)
+func (db *store) changed() {
+	db.version++
+	clear(db.listings)
 }
 
 // replace swaps the whole state for d's, or keeps it if d does not hold
 // together: the mock's own datasets always do, so that is an internal error.
-func (s *store) replace(d model.Dataset) error {
+func (db *store) replace(d model.Dataset) error {
 	st, err := newState(d)
 	if err != nil {
 		return internal(fmt.Errorf("the dataset: %w", err))
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.state = st
-	s.changed()
+	db.mu.Lock()
+	defer db.mu.Unlock()
+	db.state = st
+	db.changed()
 	return nil
 }
 
 // tick returns the wall clock's time, later than any it returned before.
 // The caller holds the write lock.
-func (s *store) tick() model.Time {
-	t := model.At(s.now())
-	if !t.After(s.last) {
-		t = model.At(s.last.Add(time.Millisecond))
+func (db *store) tick() model.Time {
+	t := model.At(db.now())
+	if !t.After(db.last) {
+		t = model.At(db.last.Add(time.Millisecond))
 	}
-	s.last = t.Time
+	db.last = t.Time
 	return t
 }
 
@@ -469,17 +469,17 @@ func (st *state) dataset() model.Dataset {
 }
 
 // Dataset returns a snapshot of the whole state.
-func (s *store) dataset() model.Dataset {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	return s.state.dataset()
+func (db *store) dataset() model.Dataset {
+	db.mu.RLock()
+	defer db.mu.RUnlock()
+	return db.state.dataset()
 }
 
 // assetByChecksum finds an owner's asset by the SHA-1 of its content.
-func (s *store) assetByChecksum(owner string, sum [20]byte) (string, bool) {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	a := s.state.bySum[checksumKey{owner: owner, sum: sum}]
+func (db *store) assetByChecksum(owner string, sum [20]byte) (string, bool) {
+	db.mu.RLock()
+	defer db.mu.RUnlock()
+	a := db.state.bySum[checksumKey{owner: owner, sum: sum}]
 	if a == nil {
 		return "", false
 	}
@@ -491,9 +491,9 @@ func (s *store) assetByChecksum(owner string, sum [20]byte) (string, bool) {
 // answers that asset's id as a duplicate and stores nothing. Checking and
 // adding under one lock makes identical concurrent uploads create exactly
 // one asset. The store gives the records their ids and times.
-func (s *store) addUpload(owner string, a model.AssetRecord, live *model.AssetRecord) (model.UploadResult, error) {
+func (db *store) addUpload(owner string, a model.AssetRecord, live *model.AssetRecord) (model.UploadResult, error) {
 	var res model.UploadResult
-	err := s.write(func(st *state, tx *undo) error {
+	err := db.write(func(st *state, tx *undo) error {
 		u := st.userByID[owner]
 		if u == nil { // the user went away with a reset while the body streamed in
 			return fail(errUnauthenticated, "Invalid API key")
@@ -530,11 +530,11 @@ func (s *store) addUpload(owner string, a model.AssetRecord, live *model.AssetRe
 		}
 		// No listing changes: a new asset is in no album or link yet (uploads
 		// through a link are not added to it), so the encoded listings stay.
-		now := s.tick()
+		now := db.tick()
 		if live != nil {
 			if liveDup == nil {
 				v := *live
-				v.ID, v.CreatedAt, v.UpdatedAt = s.newID(), now, now
+				v.ID, v.CreatedAt, v.UpdatedAt = db.newID(), now, now
 				if err := st.addAsset(v, tx); err != nil {
 					return internal(fmt.Errorf("the live photo's video: %w", err))
 				}
@@ -542,7 +542,7 @@ func (s *store) addUpload(owner string, a model.AssetRecord, live *model.AssetRe
 			}
 			a.LivePhotoVideoID = &liveDup.ID
 		}
-		a.ID, a.CreatedAt, a.UpdatedAt = s.newID(), now, now
+		a.ID, a.CreatedAt, a.UpdatedAt = db.newID(), now, now
 		if err := st.addAsset(a, tx); err != nil {
 			return internal(fmt.Errorf("the upload: %w", err))
 		}
@@ -554,15 +554,15 @@ func (s *store) addUpload(owner string, a model.AssetRecord, live *model.AssetRe
 
 // sharedLinksJSON is a user's listing, encoded. It is encoded once and
 // answered from memory until the next write: frontends poll it.
-func (s *store) sharedLinksJSON(userID string) ([]byte, error) {
-	s.mu.RLock()
-	cached, ok := s.listings[userID]
-	version := s.version
+func (db *store) sharedLinksJSON(userID string) ([]byte, error) {
+	db.mu.RLock()
+	cached, ok := db.listings[userID]
+	version := db.version
 	var links []model.SharedLink
 	if !ok || cached.version != version {
-		links = s.sharedLinksLocked(userID)
+		links = db.sharedLinksLocked(userID)
 	}
-	s.mu.RUnlock()
+	db.mu.RUnlock()
 	if ok && cached.version == version {
 		return cached.body, nil
 	}
@@ -570,18 +570,18 @@ func (s *store) sharedLinksJSON(userID string) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("encoding the listing: %w", err)
 	}
-	s.mu.Lock()
-	if s.version == version {
-		s.listings[userID] = encodedListing{version: version, body: body}
+	db.mu.Lock()
+	if db.version == version {
+		db.listings[userID] = encodedListing{version: version, body: body}
 	}
-	s.mu.Unlock()
+	db.mu.Unlock()
 	return body, nil
 }
 
 // sharedLinksLocked is a user's shared links, newest first, as the API
 // shows them. The caller holds the lock.
-func (s *store) sharedLinksLocked(userID string) []model.SharedLink {
-	st := s.state
+func (db *store) sharedLinksLocked(userID string) []model.SharedLink {
+	st := db.state
 	links := slices.Clone(st.linksByUser[userID])
 	slices.SortFunc(links, newestFirst)
 	out := make([]model.SharedLink, 0, len(links))
@@ -593,10 +593,10 @@ func (s *store) sharedLinksLocked(userID string) []model.SharedLink {
 
 // assets is every asset of a user, hidden ones included, the most recently
 // added first.
-func (s *store) assets(userID string) []model.Asset {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	st := s.state
+func (db *store) assets(userID string) []model.Asset {
+	db.mu.RLock()
+	defer db.mu.RUnlock()
+	st := db.state
 	// The most recently uploaded first: the uploads, newest first, then the
 	// dataset's own assets, which are stored in no such order, by createdAt
 	// (when they were uploaded), newest first. Uploads come first even where
@@ -620,21 +620,21 @@ func (s *store) assets(userID string) []model.Asset {
 }
 
 // addUser stores a new user with a new id and API key, and answers it.
-func (s *store) addUser(name, email string, quota *int64) (model.UserRecord, error) {
+func (db *store) addUser(name, email string, quota *int64) (model.UserRecord, error) {
 	var u model.UserRecord
-	err := s.write(func(st *state, tx *undo) error {
+	err := db.write(func(st *state, tx *undo) error {
 		for _, o := range st.users {
 			if strings.EqualFold(o.Email, email) {
 				return fail(errConflict, "A user with email %s already exists", email)
 			}
 		}
-		id := s.newID()
+		id := db.newID()
 		u = model.UserRecord{
 			User:             model.User{ID: id, Name: name, Email: email, AvatarColor: avatarColor(id)},
-			APIKey:           s.newSecret(32),
+			APIKey:           db.newSecret(32),
 			QuotaSizeInBytes: quota,
 		}
-		u.CreatedAt = s.tick()
+		u.CreatedAt = db.tick()
 		// No listing changes: a new user is in no link yet.
 		if err := st.addUser(u, tx); err != nil {
 			return internal(err)
@@ -667,9 +667,9 @@ type linkRequest struct {
 
 // addLink stores a new shared link of the user, and for an ALBUM link the
 // album holding the assets, and answers the link as the listing shows it.
-func (s *store) addLink(userID string, req linkRequest) (model.SharedLink, error) {
+func (db *store) addLink(userID string, req linkRequest) (model.SharedLink, error) {
 	var link model.SharedLink
-	err := s.write(func(st *state, tx *undo) error {
+	err := db.write(func(st *state, tx *undo) error {
 		if st.userByID[userID] == nil {
 			return fail(errUnauthenticated, "Invalid API key")
 		}
@@ -690,8 +690,8 @@ func (s *store) addLink(userID string, req linkRequest) (model.SharedLink, error
 			return fail(errInvalid, "An INDIVIDUAL link needs assetIds")
 		}
 		l := model.SharedLinkRecord{
-			ID:            s.newID(),
-			Key:           s.newSecret(50),
+			ID:            db.newID(),
+			Key:           db.newSecret(50),
 			Type:          req.Type,
 			UserID:        userID,
 			AllowUpload:   req.AllowUpload != nil && *req.AllowUpload,
@@ -704,7 +704,7 @@ func (s *store) addLink(userID string, req linkRequest) (model.SharedLink, error
 		switch req.Type {
 		case model.LinkAlbum:
 			al := model.AlbumRecord{
-				ID:                s.newID(),
+				ID:                db.newID(),
 				OwnerID:           userID,
 				AlbumName:         "Untitled",
 				AlbumUsers:        []model.AlbumUserRecord{},
@@ -717,7 +717,7 @@ func (s *store) addLink(userID string, req linkRequest) (model.SharedLink, error
 			if al.AssetIDs == nil {
 				al.AssetIDs = []string{}
 			}
-			al.CreatedAt = s.tick()
+			al.CreatedAt = db.tick()
 			al.UpdatedAt = al.CreatedAt
 			if err := st.addAlbum(al, tx); err != nil {
 				return internal(fmt.Errorf("the link's album: %w", err))
@@ -726,11 +726,11 @@ func (s *store) addLink(userID string, req linkRequest) (model.SharedLink, error
 		case model.LinkIndividual:
 			l.AssetIDs = slices.Clone(req.AssetIDs)
 		}
-		l.CreatedAt = s.tick()
+		l.CreatedAt = db.tick()
 		if err := st.addLink(l, tx); err != nil {
 			return internal(fmt.Errorf("the link: %w", err))
 		}
-		s.changed()
+		db.changed()
 		link = st.linkView(st.linkByKey[l.Key])
 		return nil
 	})

@@ -19,21 +19,21 @@ import (
 // the lists given, in order.
 func testStore(t *testing.T, ids, secrets []string) *store {
 	t.Helper()
-	s, err := newStore(testDataset(), testNow)
+	db, err := newStore(testDataset(), testNow)
 	require.NoError(t, err)
-	s.newID = func() string {
+	db.newID = func() string {
 		require.NotEmpty(t, ids, "the write asked for more ids than the test gave")
 		id := ids[0]
 		ids = ids[1:]
 		return id
 	}
-	s.newSecret = func(int) string {
+	db.newSecret = func(int) string {
 		require.NotEmpty(t, secrets, "the write asked for more keys than the test gave")
 		k := secrets[0]
 		secrets = secrets[1:]
 		return k
 	}
-	return s
+	return db
 }
 
 // snapshot is what a failed write must leave as it was.
@@ -45,19 +45,19 @@ type snapshot struct {
 
 // take rebuilds the state from the store's own dataset: a deep copy with
 // every index, which the state after a failed write must equal.
-func take(t *testing.T, s *store) snapshot {
+func take(t *testing.T, db *store) snapshot {
 	t.Helper()
-	st, err := newState(s.dataset())
+	st, err := newState(db.dataset())
 	require.NoError(t, err)
-	st.loaded = s.state.loaded
-	return snapshot{state: st, version: s.version, last: s.last}
+	st.loaded = db.state.loaded
+	return snapshot{state: st, version: db.version, last: db.last}
 }
 
-func requireUnchanged(t *testing.T, s *store, before snapshot) {
+func requireUnchanged(t *testing.T, db *store, before snapshot) {
 	t.Helper()
-	assert.Equal(t, before.state, s.state, "the state changed")
-	assert.Equal(t, before.version, s.version, "the listings' version changed")
-	assert.Equal(t, before.last, s.last, "the clock moved")
+	assert.Equal(t, before.state, db.state, "the state changed")
+	assert.Equal(t, before.version, db.version, "the listings' version changed")
+	assert.Equal(t, before.last, db.last, "the clock moved")
 }
 
 const freshID = "00000000-0000-4000-8000-0000000f0001"
@@ -68,19 +68,19 @@ func TestStoreUploadFailingHalfwayLeavesNothing(t *testing.T) {
 
 	// The video is stored under a fresh id; the still then gets an id that
 	// is taken, after the video is in.
-	s := testStore(t, []string{freshID, aliceAssetID}, nil)
-	before := take(t, s)
-	_, err := s.addUpload(aliceID, still, &video)
+	db := testStore(t, []string{freshID, aliceAssetID}, nil)
+	before := take(t, db)
+	_, err := db.addUpload(aliceID, still, &video)
 	require.Error(t, err)
 	assert.Equal(t, errInternal, codeOf(err))
-	requireUnchanged(t, s, before)
+	requireUnchanged(t, db, before)
 
 	// The same upload succeeds once the ids are free.
-	s.newID = sequence(freshID, "00000000-0000-4000-8000-0000000f0002")
-	res, err := s.addUpload(aliceID, still, &video)
+	db.newID = sequence(freshID, "00000000-0000-4000-8000-0000000f0002")
+	res, err := db.addUpload(aliceID, still, &video)
 	require.NoError(t, err)
 	assert.Equal(t, "00000000-0000-4000-8000-0000000f0002", res.ID)
-	assert.Equal(t, freshID, *s.state.assetBy[res.ID].LivePhotoVideoID)
+	assert.Equal(t, freshID, *db.state.assetBy[res.ID].LivePhotoVideoID)
 }
 
 func TestStoreUploadRefusedLeavesNothing(t *testing.T) {
@@ -97,12 +97,12 @@ func TestStoreUploadRefusedLeavesNothing(t *testing.T) {
 		"broken checksum":    {aliceID, model.AssetRecord{Type: model.AssetImage, Checksum: "AAAA"}, nil, errInternal},
 	} {
 		t.Run(name, func(t *testing.T) {
-			s := testStore(t, []string{freshID, "00000000-0000-4000-8000-0000000f0002"}, nil)
-			before := take(t, s)
-			_, err := s.addUpload(tt.owner, tt.still, tt.live)
+			db := testStore(t, []string{freshID, "00000000-0000-4000-8000-0000000f0002"}, nil)
+			before := take(t, db)
+			_, err := db.addUpload(tt.owner, tt.still, tt.live)
 			require.Error(t, err)
 			assert.Equal(t, tt.code, codeOf(err))
-			requireUnchanged(t, s, before)
+			requireUnchanged(t, db, before)
 		})
 	}
 }
@@ -119,12 +119,12 @@ func TestStoreLinkFailingHalfwayLeavesNothing(t *testing.T) {
 		"album id taken": {[]string{"00000000-0000-4000-8000-0000000f0002", "00000000-0000-4000-8000-0000000a1b01"}, []string{"a-new-key"}},
 	} {
 		t.Run(name, func(t *testing.T) {
-			s := testStore(t, tt.ids, tt.secrets)
-			before := take(t, s)
-			_, err := s.addLink(aliceID, linkRequest{Type: model.LinkAlbum, AssetIDs: []string{aliceAssetID}})
+			db := testStore(t, tt.ids, tt.secrets)
+			before := take(t, db)
+			_, err := db.addLink(aliceID, linkRequest{Type: model.LinkAlbum, AssetIDs: []string{aliceAssetID}})
 			require.Error(t, err)
 			assert.Equal(t, errInternal, codeOf(err))
-			requireUnchanged(t, s, before)
+			requireUnchanged(t, db, before)
 		})
 	}
 }
@@ -142,12 +142,12 @@ func TestStoreLinkRefusedLeavesNothing(t *testing.T) {
 		"individual empty": {aliceID, linkRequest{Type: model.LinkIndividual}, errInvalid},
 	} {
 		t.Run(name, func(t *testing.T) {
-			s := testStore(t, []string{freshID, "00000000-0000-4000-8000-0000000f0002"}, []string{"a-new-key"})
-			before := take(t, s)
-			_, err := s.addLink(tt.user, tt.req)
+			db := testStore(t, []string{freshID, "00000000-0000-4000-8000-0000000f0002"}, []string{"a-new-key"})
+			before := take(t, db)
+			_, err := db.addLink(tt.user, tt.req)
 			require.Error(t, err)
 			assert.Equal(t, tt.code, codeOf(err))
-			requireUnchanged(t, s, before)
+			requireUnchanged(t, db, before)
 		})
 	}
 }
@@ -163,23 +163,23 @@ func TestStoreUserFailingLeavesNothing(t *testing.T) {
 		"key taken":   {"dora@example.com", []string{freshID}, []string{keyBob}, errInternal},
 	} {
 		t.Run(name, func(t *testing.T) {
-			s := testStore(t, tt.ids, tt.secrets)
-			before := take(t, s)
-			_, err := s.addUser("Dora", tt.email, nil)
+			db := testStore(t, tt.ids, tt.secrets)
+			before := take(t, db)
+			_, err := db.addUser("Dora", tt.email, nil)
 			require.Error(t, err)
 			assert.Equal(t, tt.code, codeOf(err))
-			requireUnchanged(t, s, before)
+			requireUnchanged(t, db, before)
 		})
 	}
 }
 
 func TestStoreReplaceFailingLeavesNothing(t *testing.T) {
-	s := testStore(t, nil, nil)
-	before := take(t, s)
-	err := s.replace(model.Dataset{}) // no users: refused
+	db := testStore(t, nil, nil)
+	before := take(t, db)
+	err := db.replace(model.Dataset{}) // no users: refused
 	require.Error(t, err)
 	assert.Equal(t, errInternal, codeOf(err))
-	requireUnchanged(t, s, before)
+	requireUnchanged(t, db, before)
 }
 
 // sequence hands out ids in order.
