@@ -21,6 +21,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/mediaspec/mediaspec/conformance"
+	"github.com/mediaspec/mediaspec/mockserver/fake"
 	"github.com/mediaspec/mediaspec/mockserver/model"
 )
 
@@ -222,6 +223,7 @@ func TestBrokenVariantsAreCaught(t *testing.T) {
 			res, err := conformance.Run(t.Context(), conformance.Config{
 				Target:      startMock(t, smallData, tc.break_),
 				APIKey:      apiKey,
+				Password:    fake.DefaultPassword,
 				Tags:        tc.tags,
 				Concurrency: 4,
 			})

@@ -95,6 +95,9 @@ type Config struct {
 	APIKey string
 	// SecondAPIKey is another user's API key (optional).
 	SecondAPIKey string
+	// Email and Password are the login of APIKey's user (optional: the
+	// scenarios that use a session are skipped without a password).
+	Email, Password string
 	// ChecksumHeader names the duplicate-detection header (optional).
 	ChecksumHeader string
 	// Tags filters the scenarios, in godog's tag expression syntax, e.g.
@@ -193,6 +196,8 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 		BaseURL:        cfg.Target,
 		APIKey:         cfg.APIKey,
 		SecondAPIKey:   cfg.SecondAPIKey,
+		Email:          cfg.Email,
+		Password:       cfg.Password,
 		ChecksumHeader: cfg.ChecksumHeader,
 		Client:         cfg.Client,
 		Validator:      validator,

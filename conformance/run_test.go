@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/mediaspec/mediaspec/conformance"
+	"github.com/mediaspec/mediaspec/mockserver/fake"
 )
 
 // TestMockPassesEverything runs every feature against the in-process mock:
@@ -18,6 +19,7 @@ func TestMockPassesEverything(t *testing.T) {
 	res, err := conformance.Run(t.Context(), conformance.Config{
 		Target:      startMock(t, defaultData, nil),
 		APIKey:      apiKey,
+		Password:    fake.DefaultPassword,
 		Output:      &out,
 		Concurrency: 4,
 	})

@@ -1,7 +1,7 @@
 @shared-links
 Feature: Who may list shared links
-  Listing shared links is for the user who owns them, signed in with their API key or a bearer
-  token. The key of a shared link opens that link, not the owner's list of links.
+  Listing shared links is for the user who owns them, signed in with their API key or a session's
+  access token (a bearer token). The key of a shared link opens that link, not the owner's list of links.
 
   Scenario Outline: Listing without valid credentials is refused
     Given I use <credentials>
@@ -15,10 +15,15 @@ Feature: Who may list shared links
       | the bearer token "not-a-real-token"  | Invalid user token      |
       | the shared link key "no-such-link"   | Invalid share key       |
 
-  Scenario: My API key works as a bearer token too
-    Given I use my API key as a bearer token
+  Scenario: A session from logging in works as a bearer token
+    Given I use a session of mine as a bearer token
     When I list my shared links
     Then the request succeeds
+
+  Scenario: An API key is no bearer token
+    Given I use my API key as a bearer token
+    When I list my shared links
+    Then the request is refused with status 401 and the message "Invalid user token"
 
   @control
   Scenario: A shared link's key cannot list links

@@ -1,7 +1,8 @@
 @upload
 Feature: Who may upload
-  An upload needs credentials: a user's API key (in the x-api-key header or as a bearer token), or
-  the key of a shared link whose owner lets its holders upload. The asset then belongs to the user,
+  An upload needs credentials: a user's API key (in the x-api-key header), a session's access token
+  (as a bearer token, from logging in), or the key of a shared link whose owner lets its holders
+  upload. The asset then belongs to the user,
   or to the link's owner. Credentials are checked before anything else of the request.
 
   Scenario Outline: Uploads without valid credentials are refused
@@ -52,10 +53,17 @@ Feature: Who may upload
     When I announce that photo's checksum in base64 and send no file
     Then the request is refused with status 401 and the message "Unauthorized"
 
-  Scenario: My API key works as a bearer token too
-    Given I use my API key as a bearer token
+  Scenario: A session from logging in works as a bearer token
+    Given I use a session of mine as a bearer token
     When I upload a new photo "IMG_4021.JPG"
     Then the upload is accepted as new
+
+  Scenario: An API key is no bearer token
+    A bearer token is a session's access token; an API key sent as one is refused, as a real
+    server refuses it.
+    Given I use my API key as a bearer token
+    When I upload a new photo "IMG_4021.JPG"
+    Then the request is refused with status 401 and the message "Invalid user token"
 
   @control
   Scenario: A link that allows uploads lets its holder upload for the link's owner

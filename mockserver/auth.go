@@ -5,21 +5,58 @@ import (
 	"strings"
 )
 
-// credentialsOf reads the credentials a request presents: the key query
-// parameter (a shared link), a bearer token, the x-api-key header. Nothing
-// else of the request is read.
+// credentialsOf reads the credentials a request presents, where the
+// reference looks for them: a shared link's key (query key, header
+// x-immich-share-key), a session's access token (Authorization: Bearer,
+// cookie immich_access_token, header x-immich-user-token) and an API key
+// (header x-api-key, query apiKey). Nothing else of the request is read.
 func credentialsOf(r *http.Request) credentials {
 	var c credentials
-	if q := r.URL.Query(); q.Has("key") {
-		c.shareKey = new(q.Get("key"))
-	}
-	if token, ok := bearerToken(r.Header.Get("Authorization")); ok {
-		c.bearer = &token
-	}
-	if keys, ok := r.Header[http.CanonicalHeaderKey("x-api-key")]; ok {
-		c.apiKey = new(strings.TrimSpace(keys[0]))
-	}
+	q := r.URL.Query()
+	c.shareKey = firstOf(query(q, "key"), header(r, "x-immich-share-key"))
+	c.session = firstOf(bearer(r), cookie(r, "immich_access_token"), header(r, "x-immich-user-token"))
+	c.apiKey = firstOf(header(r, "x-api-key"), query(q, "apiKey"))
 	return c
+}
+
+func firstOf(vs ...*string) *string {
+	for _, v := range vs {
+		if v != nil {
+			return v
+		}
+	}
+	return nil
+}
+
+func query(q map[string][]string, name string) *string {
+	if vs, ok := q[name]; ok && len(vs) > 0 {
+		return &vs[0]
+	}
+	return nil
+}
+
+func header(r *http.Request, name string) *string {
+	if vs, ok := r.Header[http.CanonicalHeaderKey(name)]; ok && len(vs) > 0 {
+		return new(strings.TrimSpace(vs[0]))
+	}
+	return nil
+}
+
+func cookie(r *http.Request, name string) *string {
+	if c, err := r.Cookie(name); err == nil {
+		return &c.Value
+	}
+	return nil
+}
+
+// bearer is the token of an "Authorization: Bearer <token>" header; any
+// other scheme (Basic) is no credential.
+func bearer(r *http.Request) *string {
+	scheme, token, ok := strings.Cut(strings.TrimSpace(r.Header.Get("Authorization")), " ")
+	if !ok || !strings.EqualFold(scheme, "bearer") {
+		return nil
+	}
+	return new(strings.TrimSpace(token))
 }
 
 // authenticate is the principal of r's credentials.
@@ -38,13 +75,4 @@ func (s *server) authenticateUser(r *http.Request) (principal, error) {
 		return principal{}, err
 	}
 	return p, nil
-}
-
-// bearerToken returns the token of an "Authorization: Bearer <token>" value.
-func bearerToken(v string) (string, bool) {
-	scheme, token, ok := strings.Cut(strings.TrimSpace(v), " ")
-	if !ok || !strings.EqualFold(scheme, "bearer") {
-		return "", false
-	}
-	return strings.TrimSpace(token), true
 }

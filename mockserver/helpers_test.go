@@ -17,6 +17,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/mediaspec/mediaspec/mockserver/model"
+	"github.com/mediaspec/mediaspec/mockserver/password"
 )
 
 // Credentials of the small dataset the tests start from.
@@ -34,6 +35,23 @@ const (
 	aliceAssetBody = "alice's first photo"
 )
 
+// testPassword is the password of Alice and Bob in testDataset (Carol has
+// none); hashed once, as hashing takes milliseconds on purpose.
+const testPassword = "correct horse battery staple"
+
+var testPasswordHash = password.HashWithSalt(testPassword, []byte("mediaspec-tests!"))
+
+// login logs in as email with testPassword and returns the access token.
+func login(t *testing.T, srv *httptest.Server, email string) string {
+	t.Helper()
+	rep := controlJSON(t, srv, http.MethodPost, "/api/auth/login", "", map[string]string{"email": email, "password": testPassword})
+	require.Equal(t, http.StatusCreated, rep.status, "login: %s", rep.body)
+	var res model.Login
+	rep.json(t, &res)
+	require.NotEmpty(t, res.AccessToken)
+	return res.AccessToken
+}
+
 func sha1Base64(b []byte) string {
 	s := sha1.Sum(b)
 	return base64.StdEncoding.EncodeToString(s[:])
@@ -48,8 +66,8 @@ func testDataset() model.Dataset {
 	quota := int64(1024)
 	size := int64(len(aliceAssetBody))
 	users := []model.UserRecord{
-		{User: model.User{ID: aliceID, Name: "Alice Moreau", Email: "alice@example.com", AvatarColor: "green"}, APIKey: keyAlice},
-		{User: model.User{ID: bobID, Name: "Bob Tanaka", Email: "bob@example.com", AvatarColor: "blue"}, APIKey: keyBob},
+		{User: model.User{ID: aliceID, Name: "Alice Moreau", Email: "alice@example.com", AvatarColor: "green"}, APIKey: keyAlice, PasswordHash: testPasswordHash, IsAdmin: true},
+		{User: model.User{ID: bobID, Name: "Bob Tanaka", Email: "bob@example.com", AvatarColor: "blue"}, APIKey: keyBob, PasswordHash: testPasswordHash},
 		{User: model.User{ID: carolID, Name: "Carol Diaz", Email: "carol@example.com", AvatarColor: "pink"}, APIKey: keyCarol, QuotaSizeInBytes: &quota},
 	}
 	bobAsset := "00000000-0000-4000-8000-000000b0a5e7"

@@ -6,7 +6,7 @@ import "github.com/mediaspec/mediaspec/mockserver/model"
 // from it by the HTTP layer (credentialsOf). A nil field was not presented.
 type credentials struct {
 	shareKey *string // a shared link's key
-	bearer   *string // a bearer token
+	session  *string // a session's access token
 	apiKey   *string // an API key
 }
 
@@ -27,8 +27,8 @@ func (p principal) asUser() (*model.UserRecord, error) {
 }
 
 // authenticate finds the principal that c names. The first credential
-// present wins, in the reference's order: a shared link's key, a bearer
-// token, then an API key.
+// present wins, in the reference's order: a shared link's key, a session's
+// access token, then an API key. An API key is no access token.
 func (db *store) authenticate(c credentials) (principal, error) {
 	db.mu.RLock()
 	defer db.mu.RUnlock()
@@ -40,12 +40,12 @@ func (db *store) authenticate(c credentials) (principal, error) {
 			return principal{}, fail(errUnauthenticated, "Invalid share key")
 		}
 		return principal{user: st.userByID[l.UserID], link: l}, nil
-	case c.bearer != nil:
-		u := st.userByKey[*c.bearer]
-		if u == nil {
+	case c.session != nil:
+		se := st.sessionByHash[tokenHash(*c.session)]
+		if se == nil {
 			return principal{}, fail(errUnauthenticated, "Invalid user token")
 		}
-		return principal{user: u}, nil
+		return principal{user: st.userByID[se.UserID]}, nil
 	case c.apiKey != nil:
 		u := st.userByKey[*c.apiKey]
 		if u == nil {

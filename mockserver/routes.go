@@ -4,6 +4,10 @@ package mockserver
 func (s *server) routes() {
 	s.mux.Handle("POST /api/asset/upload", s.handleUpload())
 	s.mux.Handle("GET /api/shared-links", s.handleSharedLinks())
+	s.mux.Handle("POST /api/auth/login", s.handleLogin())
+	s.mux.Handle("GET /api/users/me", s.handleMyUser())
+	s.mux.Handle("POST /api/admin/users", s.handleCreateUserAdmin())
+	s.mux.Handle("POST /api/api-keys", s.handleCreateAPIKey())
 	s.mux.Handle("GET /api/openapi.json", handleSpecJSON())
 	s.mux.Handle("GET /api/openapi.yaml", handleSpecYAML())
 	if s.cfg.NoControl {

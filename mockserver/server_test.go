@@ -65,9 +65,11 @@ func TestSharedLinksListing(t *testing.T) {
 	assert.Nil(t, links[0].Album, "an INDIVIDUAL link has no album")
 	assert.Equal(t, album.Assets[0], links[0].Assets[0], "nested copies of an asset agree")
 
-	// A bearer token lists the same.
-	rep := do(t, newRequest(t, http.MethodGet, srv.URL+"/api/shared-links", nil, "Authorization", "Bearer "+keyAlice))
+	// A session's access token lists the same; an API key is no access token.
+	rep := do(t, newRequest(t, http.MethodGet, srv.URL+"/api/shared-links", nil, "Authorization", "Bearer "+login(t, srv, "alice@example.com")))
 	assert.Equal(t, http.StatusOK, rep.status)
+	assert.JSONEq(t, string(do(t, newRequest(t, http.MethodGet, srv.URL+"/api/shared-links", nil, "x-api-key", keyAlice)).body), string(rep.body))
+	requireError(t, do(t, newRequest(t, http.MethodGet, srv.URL+"/api/shared-links", nil, "Authorization", "Bearer "+keyAlice)), 401, "Invalid user token")
 
 	bob := listLinks(t, srv, keyBob)
 	require.Len(t, bob, 1)

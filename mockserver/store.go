@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/mediaspec/mediaspec/mockserver/model"
+	"github.com/mediaspec/mediaspec/mockserver/password"
 )
 
 // store owns all of the mock's state behind one lock. Records are never
@@ -24,6 +25,7 @@ type store struct {
 	// time; tests replace them to force a write to fail halfway.
 	newID     func() string
 	newSecret func(n int) string
+	newToken  func() string
 
 	mu    sync.RWMutex
 	state *state
@@ -47,10 +49,15 @@ type state struct {
 	seed   int64
 	anchor model.Time
 
-	users     []*model.UserRecord
-	userByID  map[string]*model.UserRecord
-	userByKey map[string]*model.UserRecord
-	usage     map[string]int64 // bytes of each user's assets, for quotas
+	users       []*model.UserRecord
+	userByID    map[string]*model.UserRecord
+	userByEmail map[string]*model.UserRecord // by the email in lower case
+	userByKey   map[string]*model.UserRecord // by every API key: the user's own and those they made
+	usage       map[string]int64             // bytes of each user's assets, for quotas
+
+	apiKeys       []*model.APIKeyRecord
+	sessions      []*model.SessionRecord
+	sessionByHash map[string]*model.SessionRecord
 
 	people     []*model.PersonRecord
 	personByID map[string]*model.PersonRecord
@@ -78,7 +85,7 @@ func newStore(d model.Dataset, now func() time.Time) (*store, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &store{now: now, newID: newUUID, newSecret: newSecret, state: st, listings: map[string]encodedListing{}}, nil
+	return &store{now: now, newID: newUUID, newSecret: newSecret, newToken: newToken, state: st, listings: map[string]encodedListing{}}, nil
 }
 
 // undo collects how to take back each step of a write that has begun.
@@ -178,21 +185,23 @@ func decodeChecksum(v string) (sum [20]byte, ok bool) {
 // a hand-edited fixtures file fails at start-up and not in a request.
 func newState(d model.Dataset) (*state, error) {
 	st := &state{
-		seed:        d.Seed,
-		anchor:      d.Anchor,
-		userByID:    map[string]*model.UserRecord{},
-		userByKey:   map[string]*model.UserRecord{},
-		usage:       map[string]int64{},
-		personByID:  map[string]*model.PersonRecord{},
-		tagByID:     map[string]*model.Tag{},
-		assetBy:     map[string]*model.AssetRecord{},
-		bySum:       map[checksumKey]*model.AssetRecord{},
-		children:    map[string][]*model.AssetRecord{},
-		albumByID:   map[string]*model.AlbumRecord{},
-		albumLinks:  map[string]int{},
-		linkByID:    map[string]*model.SharedLinkRecord{},
-		linkByKey:   map[string]*model.SharedLinkRecord{},
-		linksByUser: map[string][]*model.SharedLinkRecord{},
+		seed:          d.Seed,
+		anchor:        d.Anchor,
+		userByID:      map[string]*model.UserRecord{},
+		userByKey:     map[string]*model.UserRecord{},
+		userByEmail:   map[string]*model.UserRecord{},
+		sessionByHash: map[string]*model.SessionRecord{},
+		usage:         map[string]int64{},
+		personByID:    map[string]*model.PersonRecord{},
+		tagByID:       map[string]*model.Tag{},
+		assetBy:       map[string]*model.AssetRecord{},
+		bySum:         map[checksumKey]*model.AssetRecord{},
+		children:      map[string][]*model.AssetRecord{},
+		albumByID:     map[string]*model.AlbumRecord{},
+		albumLinks:    map[string]int{},
+		linkByID:      map[string]*model.SharedLinkRecord{},
+		linkByKey:     map[string]*model.SharedLinkRecord{},
+		linksByUser:   map[string][]*model.SharedLinkRecord{},
 	}
 	if len(d.Users) == 0 {
 		return nil, errors.New("users: none; users[0] is the default user, whose key serve prints")
@@ -200,6 +209,16 @@ func newState(d model.Dataset) (*state, error) {
 	for i := range d.Users {
 		if err := st.addUser(d.Users[i], nil); err != nil {
 			return nil, fmt.Errorf("users[%d]: %w", i, err)
+		}
+	}
+	for i := range d.APIKeys {
+		if err := st.addAPIKey(d.APIKeys[i], nil); err != nil {
+			return nil, fmt.Errorf("apiKeys[%d]: %w", i, err)
+		}
+	}
+	for i := range d.Sessions {
+		if err := st.addSession(d.Sessions[i], nil); err != nil {
+			return nil, fmt.Errorf("sessions[%d]: %w", i, err)
 		}
 	}
 	for i, p := range d.People {
@@ -266,17 +285,68 @@ func (st *state) addUser(u model.UserRecord, tx *undo) error {
 		return fmt.Errorf("id %q is empty or not unique", u.ID)
 	case u.APIKey == "" || st.userByKey[u.APIKey] != nil:
 		return fmt.Errorf("apiKey of user %q is empty or not unique", u.ID)
+	case u.Email == "" || st.userByEmail[strings.ToLower(u.Email)] != nil:
+		return fmt.Errorf("email %q of user %q is empty or not unique", u.Email, u.ID)
 	case !slices.Contains(model.AvatarColors(), u.AvatarColor):
 		return fmt.Errorf("avatarColor %q is not one of %s", u.AvatarColor, strings.Join(model.AvatarColors(), ", "))
 	}
+	if u.PasswordHash != "" {
+		if err := password.Valid(u.PasswordHash); err != nil {
+			return fmt.Errorf("passwordHash of user %q: %w", u.ID, err)
+		}
+	}
+	email := strings.ToLower(u.Email)
 	n := len(st.users)
 	st.users = append(st.users, &u)
 	st.userByID[u.ID] = &u
 	st.userByKey[u.APIKey] = &u
+	st.userByEmail[email] = &u
 	tx.push(func() {
 		st.users = st.users[:n]
 		delete(st.userByID, u.ID)
 		delete(st.userByKey, u.APIKey)
+		delete(st.userByEmail, email)
+	})
+	return nil
+}
+
+func (st *state) addAPIKey(k model.APIKeyRecord, tx *undo) error {
+	u := st.userByID[k.UserID]
+	switch {
+	case k.ID == "" || slices.ContainsFunc(st.apiKeys, func(o *model.APIKeyRecord) bool { return o.ID == k.ID }):
+		return fmt.Errorf("id %q is empty or not unique", k.ID)
+	case u == nil:
+		return fmt.Errorf("userId %q is not a user", k.UserID)
+	case k.Secret == "" || st.userByKey[k.Secret] != nil:
+		return fmt.Errorf("the secret of key %q is empty or not unique", k.ID)
+	}
+	n := len(st.apiKeys)
+	st.apiKeys = append(st.apiKeys, &k)
+	st.userByKey[k.Secret] = u
+	tx.push(func() {
+		st.apiKeys = st.apiKeys[:n]
+		delete(st.userByKey, k.Secret)
+	})
+	return nil
+}
+
+func (st *state) addSession(se model.SessionRecord, tx *undo) error {
+	switch {
+	case se.ID == "":
+		return fmt.Errorf("id is empty")
+	case st.userByID[se.UserID] == nil:
+		return fmt.Errorf("userId %q is not a user", se.UserID)
+	case len(se.TokenHash) != 64 || strings.Trim(se.TokenHash, "0123456789abcdef") != "":
+		return fmt.Errorf("tokenHash of session %q is not a hex SHA-256", se.ID)
+	case st.sessionByHash[se.TokenHash] != nil:
+		return fmt.Errorf("tokenHash of session %q is not unique", se.ID)
+	}
+	n := len(st.sessions)
+	st.sessions = append(st.sessions, &se)
+	st.sessionByHash[se.TokenHash] = &se
+	tx.push(func() {
+		st.sessions = st.sessions[:n]
+		delete(st.sessionByHash, se.TokenHash)
 	})
 	return nil
 }
@@ -465,6 +535,12 @@ func (st *state) dataset() model.Dataset {
 	for _, l := range st.links {
 		d.SharedLinks = append(d.SharedLinks, *l)
 	}
+	for _, k := range st.apiKeys {
+		d.APIKeys = append(d.APIKeys, *k)
+	}
+	for _, se := range st.sessions {
+		d.Sessions = append(d.Sessions, *se)
+	}
 	return d
 }
 
@@ -623,10 +699,8 @@ func (db *store) assets(userID string) []model.Asset {
 func (db *store) addUser(name, email string, quota *int64) (model.UserRecord, error) {
 	var u model.UserRecord
 	err := db.write(func(st *state, tx *undo) error {
-		for _, o := range st.users {
-			if strings.EqualFold(o.Email, email) {
-				return fail(errConflict, "A user with email %s already exists", email)
-			}
+		if st.userByEmail[strings.ToLower(email)] != nil {
+			return fail(errConflict, "A user with email %s already exists", email)
 		}
 		id := db.newID()
 		u = model.UserRecord{

@@ -175,10 +175,13 @@ func TestUploadAndDuplicates(t *testing.T) {
 	rep.json(t, &viaLink)
 	assert.Equal(t, first.ID, viaLink.ID)
 
-	// A bearer token is an API key.
+	// A session's access token works as a bearer token; an API key does not.
+	r = uploadRequest(t, srv, validForm(photo), "")
+	r.Header.Set("Authorization", "Bearer "+login(t, srv, "alice@example.com"))
+	assert.Equal(t, http.StatusOK, do(t, r).status)
 	r = uploadRequest(t, srv, validForm(photo), "")
 	r.Header.Set("Authorization", "Bearer "+keyAlice)
-	assert.Equal(t, http.StatusOK, do(t, r).status)
+	requireError(t, do(t, r), 401, "Invalid user token")
 }
 
 func TestUploadChecksumHeader(t *testing.T) {

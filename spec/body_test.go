@@ -75,8 +75,9 @@ func TestCompiledBodies(t *testing.T) {
 	v, err := Load(t.Context())
 	require.NoError(t, err)
 	// Every JSON response of the document is compiled: the listing, the
-	// upload results, the errors (with oneOf) and openapi.json.
-	assert.Len(t, v.bodies, 12)
+	// upload results, the sessions, users and keys, the errors (with oneOf)
+	// and openapi.json.
+	assert.Len(t, v.bodies, 17)
 
 	r, err := http.NewRequestWithContext(t.Context(), http.MethodGet, testLinksURL, nil)
 	require.NoError(t, err)

@@ -41,6 +41,10 @@ type Config struct {
 	BaseURL string
 	// APIKey is the API key of the user the scenarios act as.
 	APIKey string
+	// Email and Password are that user's login, for the scenarios that use
+	// a session. Without a password they are skipped; without an email, the
+	// API key's user's email is asked for (GET /users/me).
+	Email, Password string
 	// SecondAPIKey is another user's API key, for scenarios tagged
 	// @second-user. When empty, such scenarios create a user through the
 	// control API, or are skipped when there is none.

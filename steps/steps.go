@@ -2,6 +2,7 @@ package steps
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"slices"
 
@@ -97,6 +98,43 @@ func (s *scenario) otherUser(ctx context.Context) (*user, error) {
 	return s.other, nil
 }
 
+// session logs in as the scenario's user and returns the session's
+// access token.
+func (s *scenario) session(ctx context.Context) (string, error) {
+	if s.cfg.Password == "" {
+		return "", skip("needs the login of the API key's user (--email and --password) to start a session")
+	}
+	email := s.cfg.Email
+	if email == "" {
+		resp, err := s.cfg.send(ctx, apiRequest{method: "GET", path: "/users/me", creds: credentials{apiKey: s.me.apiKey}})
+		if err != nil {
+			return "", err
+		}
+		var me struct {
+			Email string `json:"email"`
+		}
+		if resp.status != 200 || json.Unmarshal(resp.body, &me) != nil || me.Email == "" {
+			return "", fmt.Errorf("finding the email of the API key's user: %s", resp)
+		}
+		email = me.Email
+	}
+	body, err := json.Marshal(map[string]string{"email": email, "password": s.cfg.Password})
+	if err != nil {
+		return "", err
+	}
+	resp, err := s.cfg.send(ctx, apiRequest{method: "POST", path: "/auth/login", contentType: "application/json", body: body})
+	if err != nil {
+		return "", err
+	}
+	var login struct {
+		AccessToken string `json:"accessToken"`
+	}
+	if resp.status != 201 || json.Unmarshal(resp.body, &login) != nil || login.AccessToken == "" {
+		return "", fmt.Errorf("logging in as %s: %s", email, resp)
+	}
+	return login.AccessToken, nil
+}
+
 // newUser makes a user through the control API.
 func (s *scenario) newUser(ctx context.Context) (*user, error) {
 	var out struct {
@@ -122,6 +160,14 @@ func (s *scenario) registerCredentials(sc *godog.ScenarioContext) {
 	})
 	sc.Step(`^I use my API key as a bearer token$`, func() {
 		s.creds = credentials{bearer: s.me.apiKey}
+	})
+	sc.Step(`^I use a session of mine as a bearer token$`, func(ctx context.Context) error {
+		token, err := s.session(ctx)
+		if err != nil {
+			return err
+		}
+		s.creds = credentials{bearer: token}
+		return nil
 	})
 	sc.Step(`^I use no credentials$`, func() {
 		s.creds = credentials{}

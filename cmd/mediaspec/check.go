@@ -14,6 +14,7 @@ import (
 
 	"github.com/mediaspec/mediaspec/conformance"
 	"github.com/mediaspec/mediaspec/mockserver"
+	"github.com/mediaspec/mediaspec/mockserver/fake"
 	"github.com/mediaspec/mediaspec/mockserver/model"
 )
 
@@ -50,6 +51,8 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		target         = fs.String("target", "", "base URL of the API to check, base path included (e.g. http://127.0.0.1:2283/api); default: a built-in mock started in-process")
 		apiKey         = fs.String("api-key", defaultAPIKey, "API key of the user the scenarios act as")
 		secondAPIKey   = fs.String("second-api-key", "", "API key of a second user, for the scenarios tagged @second-user")
+		email          = fs.String("email", "", "email of the API key's user, for the scenarios that log in (default: asked of the target with the API key)")
+		password       = fs.String("password", "", "password of the API key's user, for the scenarios that log in (without it they are skipped; the built-in mock's by default)")
 		tags           = fs.String("tags", "", `run only the scenarios these tags select, e.g. "@robustness" or "~@control"`)
 		checksumHeader = fs.String("checksum-header", mockserver.DefaultChecksumHeader, "name of the header that announces a file's SHA-1")
 		concurrency    = fs.Int("concurrency", 4, "scenarios run at once")
@@ -74,12 +77,17 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		}
 		defer stop()
 		base = url
+		if *password == "" {
+			*password = fake.DefaultPassword
+		}
 		fmt.Fprintf(stdout, "mediaspec check: no --target given: checking the built-in mock at %s\n", base)
 	}
 	res, err := conformance.Run(ctx, conformance.Config{
 		Target:         base,
 		APIKey:         *apiKey,
 		SecondAPIKey:   *secondAPIKey,
+		Email:          *email,
+		Password:       *password,
 		ChecksumHeader: *checksumHeader,
 		Tags:           *tags,
 		Formats:        formats,

@@ -32,11 +32,12 @@ const (
 // datasetFlags are the flags that say which dataset to start with; `serve`
 // and `fixtures` share them.
 type datasetFlags struct {
-	seed   int64
-	anchor string
-	apiKey string
-	links  int
-	users  int
+	seed     int64
+	anchor   string
+	apiKey   string
+	password string
+	links    int
+	users    int
 }
 
 // isDatasetFlag says whether register adds the flag of that name.
@@ -50,6 +51,7 @@ func (f *datasetFlags) register(fs *flag.FlagSet) {
 	fs.Int64Var(&f.seed, "seed", defaultSeed, "seed of the generated dataset; 0 picks a random seed and prints it")
 	fs.StringVar(&f.anchor, "anchor", "", "generated dates lie before this date (YYYY-MM-DD or RFC 3339; default: today, 00:00 UTC)")
 	fs.StringVar(&f.apiKey, "api-key", defaultAPIKey, "the default user's API key")
+	fs.StringVar(&f.password, "password", fake.DefaultPassword, "every generated user's password, for POST /api/auth/login")
 	fs.IntVar(&f.links, "links", defaultLinks, "shared links of the default user")
 	fs.IntVar(&f.users, "users", defaultUsers, "users besides the default one, each with links of their own")
 }
@@ -76,7 +78,7 @@ func (f *datasetFlags) generate(now time.Time) (model.Dataset, error) {
 	if users == 0 { // fake reads 0 as its default; --users 0 means none
 		users = -1
 	}
-	return fake.Generate(fake.Options{Seed: f.seed, Anchor: anchor, Links: f.links, Users: users, APIKey: f.apiKey}), nil
+	return fake.Generate(fake.Options{Seed: f.seed, Anchor: anchor, Links: f.links, Users: users, APIKey: f.apiKey, Password: f.password}), nil
 }
 
 func parseAnchor(v string) (time.Time, error) {
@@ -158,6 +160,11 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fmt.Fprintf(stdout, "mediaspec mock server listening on http://%s/api\n", ln.Addr())
 	fmt.Fprintf(stdout, "API key: %s (header x-api-key)\n", d.Users[0].APIKey)
 	fmt.Fprintf(stdout, "dataset: seed %d, anchor %s, %d users, %d shared links\n", d.Seed, d.Anchor.Format(time.DateOnly), len(d.Users), len(d.SharedLinks))
+	if *fixtures == "" {
+		fmt.Fprintf(stdout, "login: %s, password %s (POST /api/auth/login; every user has this password)\n", d.Users[0].Email, df.password)
+	} else {
+		fmt.Fprintf(stdout, "login: %s, with the password the dataset was made with\n", d.Users[0].Email)
+	}
 	return serveUntilDone(ctx, ln, h, logger)
 }
 

@@ -26,7 +26,13 @@ type Options struct {
 	Links  int       // shared links of the default user (the server's default is 12)
 	Users  int       // other users besides the default one, each with their own links (default 3 when 0)
 	APIKey string    // the default user's API key (e.g. "mediaspec-dev-key")
+	// Password is every user's password (DefaultPassword when empty). It is
+	// stored hashed, with a salt derived from the seed.
+	Password string
 }
+
+// DefaultPassword is the password of the generated users when Options.Password is empty.
+const DefaultPassword = "mediaspec-dev-password"
 
 // DefaultOtherUsers is how many users besides the default one Generate
 // creates when Options.Users is 0. A negative Options.Users means none.
@@ -101,7 +107,7 @@ func (g *gen) run(o Options) model.Dataset {
 		others = 0
 	}
 	g.makeWorld(others)
-	g.makeUsers(others, o.APIKey)
+	g.makeUsers(others, o.APIKey, passwordHash(o.Seed, o.Password))
 	for i, ow := range g.owners {
 		links := o.Links
 		if i > 0 {

@@ -1,11 +1,14 @@
 package fake
 
 import (
+	"crypto/sha256"
 	"encoding/base64"
+	"fmt"
 	"strings"
 	"time"
 
 	"github.com/mediaspec/mediaspec/mockserver/model"
+	"github.com/mediaspec/mediaspec/mockserver/password"
 )
 
 // relation is how a human relates to the default user.
@@ -185,7 +188,7 @@ func (g *gen) homeOf(c *culture) int {
 
 // makeUsers creates the default user and the others: the partner, a parent,
 // then friends and the sibling.
-func (g *gen) makeUsers(others int, apiKey string) {
+func (g *gen) makeUsers(others int, apiKey, hash string) {
 	who := []int{0}
 	var friends []int
 	partner, parent, sibling := -1, -1, -1
@@ -250,6 +253,8 @@ func (g *gen) makeUsers(others int, apiKey string) {
 				ProfileImagePath: profile,
 			},
 			APIKey:           key,
+			PasswordHash:     hash,
+			IsAdmin:          i == 0,
 			QuotaSizeInBytes: quota,
 			CreatedAt:        model.At(created),
 		}
@@ -259,6 +264,17 @@ func (g *gen) makeUsers(others int, apiKey string) {
 		}
 		g.owners = append(g.owners, ow)
 	}
+}
+
+// passwordHash hashes every generated user's password once, with a salt
+// derived from the seed (not drawn from the faker, so that the rest of the
+// data stays as it was): the same seed gives the same dataset.
+func passwordHash(seed int64, pw string) string {
+	if pw == "" {
+		pw = DefaultPassword
+	}
+	salt := sha256.Sum256(fmt.Appendf(nil, "mediaspec password salt %d", seed))
+	return password.HashWithSalt(pw, salt[:16])
 }
 
 // apiKey returns a key like the server's: 32 random bytes in base64 with

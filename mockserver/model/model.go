@@ -126,15 +126,47 @@ type Dataset struct {
 	Assets      []AssetRecord      `json:"assets"`
 	Albums      []AlbumRecord      `json:"albums"`
 	SharedLinks []SharedLinkRecord `json:"sharedLinks"`
+	// APIKeys are the keys users made with POST /api/api-keys, beside the
+	// key every user has (UserRecord.APIKey).
+	APIKeys []APIKeyRecord `json:"apiKeys,omitempty"`
+	// Sessions are the logins that are still valid.
+	Sessions []SessionRecord `json:"sessions,omitempty"`
 }
 
 // UserRecord is a stored user with its credentials.
 type UserRecord struct {
 	User
 	APIKey string `json:"apiKey"`
+	// PasswordHash is the user's password as package password hashes it;
+	// empty means the user cannot log in.
+	PasswordHash         string  `json:"passwordHash,omitempty"`
+	IsAdmin              bool    `json:"isAdmin,omitempty"`
+	ShouldChangePassword bool    `json:"shouldChangePassword,omitempty"`
+	StorageLabel         *string `json:"storageLabel,omitempty"`
 	// QuotaSizeInBytes limits the bytes of the user's assets; nil means no limit.
 	QuotaSizeInBytes *int64 `json:"quotaSizeInBytes,omitempty"`
 	CreatedAt        Time   `json:"createdAt"`
+	// UpdatedAt is when the user last changed; zero means CreatedAt.
+	UpdatedAt Time `json:"updatedAt,omitzero"`
+}
+
+// APIKeyRecord is an API key a user made. The secret works as x-api-key.
+type APIKeyRecord struct {
+	ID        string `json:"id"`
+	UserID    string `json:"userId"`
+	Name      string `json:"name"`
+	Secret    string `json:"secret"`
+	CreatedAt Time   `json:"createdAt"`
+	UpdatedAt Time   `json:"updatedAt"`
+}
+
+// SessionRecord is a login. Only the SHA-256 of its access token is kept
+// (hex), so that a dataset file does not hand out working sessions.
+type SessionRecord struct {
+	ID        string `json:"id"`
+	UserID    string `json:"userId"`
+	TokenHash string `json:"tokenHash"`
+	CreatedAt Time   `json:"createdAt"`
 }
 
 // PersonRecord is a person recognised in a user's library.
@@ -380,6 +412,46 @@ type SharedLink struct {
 	AllowUpload   bool    `json:"allowUpload"`
 	AllowDownload bool    `json:"allowDownload"`
 	ShowMetadata  bool    `json:"showMetadata"`
+}
+
+// UserAdmin is the API's UserAdminResponseDto: a user as they and admins see themselves.
+type UserAdmin struct {
+	User
+	StorageLabel         *string `json:"storageLabel"`
+	ShouldChangePassword bool    `json:"shouldChangePassword"`
+	IsAdmin              bool    `json:"isAdmin"`
+	CreatedAt            Time    `json:"createdAt"`
+	DeletedAt            *Time   `json:"deletedAt"`
+	UpdatedAt            Time    `json:"updatedAt"`
+	OauthID              string  `json:"oauthId"`
+	QuotaSizeInBytes     *int64  `json:"quotaSizeInBytes"`
+	QuotaUsageInBytes    *int64  `json:"quotaUsageInBytes"`
+	Status               string  `json:"status"`
+}
+
+// Login is the API's LoginResponseDto.
+type Login struct {
+	AccessToken          string `json:"accessToken"`
+	UserID               string `json:"userId"`
+	UserEmail            string `json:"userEmail"`
+	Name                 string `json:"name"`
+	IsAdmin              bool   `json:"isAdmin"`
+	ProfileImagePath     string `json:"profileImagePath"`
+	ShouldChangePassword bool   `json:"shouldChangePassword"`
+}
+
+// APIKey is the API's APIKeyResponseDto.
+type APIKey struct {
+	ID        string `json:"id"`
+	Name      string `json:"name"`
+	CreatedAt Time   `json:"createdAt"`
+	UpdatedAt Time   `json:"updatedAt"`
+}
+
+// NewAPIKey is the API's APIKeyCreateResponseDto.
+type NewAPIKey struct {
+	Secret string `json:"secret"`
+	APIKey APIKey `json:"apiKey"`
 }
 
 // UploadResult is the API's AssetFileUploadResponseDto.
