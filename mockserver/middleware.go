@@ -38,7 +38,7 @@ func (s *server) route() http.Handler {
 		}
 		h, pattern := s.mux.Handler(r)
 		if pattern != "" {
-			h.ServeHTTP(w, r)
+			s.mux.ServeHTTP(w, r) // not h: the mux sets the path's wildcards
 			return
 		}
 		// The mux's own answer tells 404 from 405 and lists the allowed

@@ -8,6 +8,10 @@ func (s *server) routes() {
 	s.mux.Handle("GET /api/users/me", s.handleMyUser())
 	s.mux.Handle("POST /api/admin/users", s.handleCreateUserAdmin())
 	s.mux.Handle("POST /api/api-keys", s.handleCreateAPIKey())
+	s.mux.Handle("GET /api/albums", s.handleAlbums())
+	s.mux.Handle("POST /api/albums", s.handleCreateAlbum())
+	s.mux.Handle("GET /api/albums/{id}", s.handleAlbum())
+	s.mux.Handle("PUT /api/albums/{id}/assets", s.handleAddAlbumAssets())
 	s.mux.Handle("GET /api/openapi.json", handleSpecJSON())
 	s.mux.Handle("GET /api/openapi.yaml", handleSpecYAML())
 	if s.cfg.NoControl {

@@ -212,7 +212,7 @@ func TestReadDatasetErrors(t *testing.T) {
 
 func TestRoutingErrors(t *testing.T) {
 	srv := newTestServer(t)
-	requireError(t, do(t, newRequest(t, http.MethodGet, srv.URL+"/api/albums", nil)), 404, "Cannot GET /api/albums")
+	requireError(t, do(t, newRequest(t, http.MethodGet, srv.URL+"/api/nope", nil)), 404, "Cannot GET /api/nope")
 	rep := do(t, newRequest(t, http.MethodDelete, srv.URL+"/api/shared-links", nil))
 	requireError(t, rep, 405, "Cannot DELETE /api/shared-links")
 	assert.Contains(t, rep.header.Get("Allow"), "GET")

@@ -433,8 +433,9 @@ func (st *state) addAlbum(al model.AlbumRecord, tx *undo) error {
 		}
 	}
 	for _, id := range al.AssetIDs {
-		if a := st.assetBy[id]; a == nil || a.OwnerID != al.OwnerID {
-			return fmt.Errorf("asset %q is not an asset of the album's owner", id)
+		a := st.assetBy[id]
+		if a == nil || (a.OwnerID != al.OwnerID && !slices.ContainsFunc(al.AlbumUsers, func(au model.AlbumUserRecord) bool { return au.UserID == a.OwnerID })) {
+			return fmt.Errorf("asset %q is not an asset of the album's owner or of one of its users", id)
 		}
 	}
 	if t := al.AlbumThumbnailAssetID; t != nil && !slices.Contains(al.AssetIDs, *t) {

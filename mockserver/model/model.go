@@ -459,3 +459,31 @@ type UploadResult struct {
 	ID        string `json:"id"`
 	Duplicate bool   `json:"duplicate"`
 }
+
+// SanitizedAsset is an asset as a shared link that hides metadata
+// (showMetadata false) shows it: what a page needs to show the picture.
+type SanitizedAsset struct {
+	ID               string  `json:"id"`
+	Type             string  `json:"type"`
+	Thumbhash        *string `json:"thumbhash"`
+	LocalDateTime    Time    `json:"localDateTime"`
+	Resized          bool    `json:"resized"`
+	Duration         string  `json:"duration"`
+	LivePhotoVideoID *string `json:"livePhotoVideoId"`
+	HasMetadata      bool    `json:"hasMetadata"`
+}
+
+// SanitizedAlbum is an album whose assets are sanitized; its Assets
+// shadow the album's own when encoded.
+type SanitizedAlbum struct {
+	Album
+	Assets []SanitizedAsset `json:"assets"`
+}
+
+// BulkIDResult is the API's BulkIdResponseDto: what became of one id of a
+// request that adds several.
+type BulkIDResult struct {
+	ID      string `json:"id"`
+	Success bool   `json:"success"`
+	Error   string `json:"error,omitempty"`
+}
