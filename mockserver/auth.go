@@ -2,6 +2,7 @@ package mockserver
 
 import (
 	"net/http"
+	"net/url"
 	"strings"
 )
 
@@ -16,6 +17,15 @@ func credentialsOf(r *http.Request) credentials {
 	c.shareKey = firstOf(query(q, "key"), header(r, "x-immich-share-key"))
 	c.session = firstOf(bearer(r), cookie(r, "immich_access_token"), header(r, "x-immich-user-token"))
 	c.apiKey = firstOf(header(r, "x-api-key"), query(q, "apiKey"))
+	if v := query(q, "token"); v != nil {
+		c.linkTokens = append(c.linkTokens, strings.Split(*v, ",")...)
+	}
+	if v := cookie(r, "immich_shared_link_token"); v != nil {
+		if u, err := url.QueryUnescape(*v); err == nil { // the cookie carries it URL-encoded
+			*v = u
+		}
+		c.linkTokens = append(c.linkTokens, strings.Split(*v, ",")...)
+	}
 	return c
 }
 
@@ -59,15 +69,29 @@ func bearer(r *http.Request) *string {
 	return new(strings.TrimSpace(token))
 }
 
-// authenticate is the principal of r's credentials.
+// authenticate is the principal of r's credentials. The key of a link with
+// a password needs the token the password gives (query token, or the cookie
+// immich_shared_link_token): the reference checks the password only when
+// the link is opened, and so lets a bare key read what the password guards.
 func (s *server) authenticate(r *http.Request) (principal, error) {
+	p, err := s.store.authenticate(credentialsOf(r))
+	if err == nil && p.locked {
+		return principal{}, fail(errUnauthenticated, "Invalid password")
+	}
+	return p, err
+}
+
+// authenticateKeyOnly is authenticate without the password's check: for
+// the operations that check it themselves (opening a link) or never (an
+// upload, as the contract says).
+func (s *server) authenticateKeyOnly(r *http.Request) (principal, error) {
 	return s.store.authenticate(credentialsOf(r))
 }
 
 // authenticateUser is authenticate for what only a user may do: a shared
 // link's key there gets 403.
 func (s *server) authenticateUser(r *http.Request) (principal, error) {
-	p, err := s.authenticate(r)
+	p, err := s.authenticateKeyOnly(r)
 	if err != nil {
 		return principal{}, err
 	}

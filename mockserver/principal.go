@@ -1,6 +1,10 @@
 package mockserver
 
-import "github.com/mediaspec/mediaspec/mockserver/model"
+import (
+	"slices"
+
+	"github.com/mediaspec/mediaspec/mockserver/model"
+)
 
 // credentials are what a request presents to say who it acts for, read
 // from it by the HTTP layer (credentialsOf). A nil field was not presented.
@@ -8,6 +12,9 @@ type credentials struct {
 	shareKey *string // a shared link's key
 	session  *string // a session's access token
 	apiKey   *string // an API key
+	// linkTokens are the tokens that open password-protected links, as
+	// the holder got them for the right password.
+	linkTokens []string
 }
 
 // principal is who a request acts for: a user, or a user through one of
@@ -15,6 +22,8 @@ type credentials struct {
 type principal struct {
 	user *model.UserRecord
 	link *model.SharedLinkRecord
+	// locked: the link has a password and no token of the request opens it.
+	locked bool
 }
 
 // asUser is the principal for what only a user may do (list their links,
@@ -39,7 +48,8 @@ func (db *store) authenticate(c credentials) (principal, error) {
 		if l == nil || (l.ExpiresAt != nil && !l.ExpiresAt.After(db.now())) {
 			return principal{}, fail(errUnauthenticated, "Invalid share key")
 		}
-		return principal{user: st.userByID[l.UserID], link: l}, nil
+		locked := protected(l) && !slices.Contains(c.linkTokens, sharedLinkToken(l))
+		return principal{user: st.userByID[l.UserID], link: l, locked: locked}, nil
 	case c.session != nil:
 		se := st.sessionByHash[tokenHash(*c.session)]
 		if se == nil {

@@ -4,6 +4,13 @@ package mockserver
 func (s *server) routes() {
 	s.mux.Handle("POST /api/asset/upload", s.handleUpload())
 	s.mux.Handle("GET /api/shared-links", s.handleSharedLinks())
+	s.mux.Handle("POST /api/shared-links", s.handleCreateSharedLink())
+	s.mux.Handle("GET /api/shared-links/me", s.handleMySharedLink())
+	s.mux.Handle("GET /api/shared-links/{id}", s.handleSharedLink())
+	s.mux.Handle("PATCH /api/shared-links/{id}", s.handleUpdateSharedLink())
+	s.mux.Handle("DELETE /api/shared-links/{id}", s.handleRemoveSharedLink())
+	s.mux.Handle("PUT /api/shared-links/{id}/assets", s.handleSharedLinkAssets(true))
+	s.mux.Handle("DELETE /api/shared-links/{id}/assets", s.handleSharedLinkAssets(false))
 	s.mux.Handle("POST /api/auth/login", s.handleLogin())
 	s.mux.Handle("GET /api/users/me", s.handleMyUser())
 	s.mux.Handle("POST /api/admin/users", s.handleCreateUserAdmin())

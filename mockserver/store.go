@@ -463,23 +463,25 @@ func (st *state) addLink(l model.SharedLinkRecord, tx *undo) error {
 	}
 	switch l.Type {
 	case model.LinkAlbum:
-		if l.AlbumID == nil || len(l.AssetIDs) > 0 {
-			return fmt.Errorf("an ALBUM link has an albumId and no assetIds")
+		if l.AlbumID == nil {
+			return fmt.Errorf("an ALBUM link has an albumId")
 		}
+	case model.LinkIndividual:
+	default:
+		return fmt.Errorf("type %q is not ALBUM or INDIVIDUAL", l.Type)
+	}
+	// Either type may name an album and assets, as the reference keeps both.
+	if l.AlbumID != nil {
 		if al := st.albumByID[*l.AlbumID]; al == nil || al.OwnerID != l.UserID {
 			return fmt.Errorf("album %q is not an album of user %q", *l.AlbumID, l.UserID)
 		}
-	case model.LinkIndividual:
-		if l.AlbumID != nil || len(l.AssetIDs) == 0 {
-			return fmt.Errorf("an INDIVIDUAL link has assetIds and no albumId")
+	}
+	seen := make(map[string]bool, len(l.AssetIDs))
+	for _, id := range l.AssetIDs {
+		if a := st.assetBy[id]; a == nil || a.OwnerID != l.UserID || seen[id] {
+			return fmt.Errorf("asset %q is not an asset of user %q, or is listed twice", id, l.UserID)
 		}
-		for _, id := range l.AssetIDs {
-			if a := st.assetBy[id]; a == nil || a.OwnerID != l.UserID {
-				return fmt.Errorf("asset %q is not an asset of user %q", id, l.UserID)
-			}
-		}
-	default:
-		return fmt.Errorf("type %q is not ALBUM or INDIVIDUAL", l.Type)
+		seen[id] = true
 	}
 	n, mine := len(st.links), st.linksByUser[l.UserID]
 	st.links = append(st.links, &l)

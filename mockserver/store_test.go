@@ -190,3 +190,68 @@ func sequence(ids ...string) func() string {
 		return id
 	}
 }
+
+// TestStoreWritesRefusedLeaveNothing checks every other write of the store:
+// refused, or failing on an id that is taken, it leaves the state as it was.
+func TestStoreWritesRefusedLeaveNothing(t *testing.T) {
+	alice := principal{user: &model.UserRecord{User: model.User{ID: aliceID}, IsAdmin: true}}
+	bob := principal{user: &model.UserRecord{User: model.User{ID: bobID}}}
+	for name, write := range map[string]func(db *store) error{
+		"login, wrong password": func(db *store) error { _, err := db.login("alice@example.com", "nope"); return err },
+		"API key, user gone":    func(db *store) error { _, err := db.addAPIKey("00000000-0000-4000-8000-00000000dead", "x"); return err },
+		"API key, secret taken": func(db *store) error {
+			db.newID = func() string { return freshID }
+			db.newToken = func() string { return keyBob }
+			_, err := db.addAPIKey(aliceID, "x")
+			return err
+		},
+		"admin user, not an admin": func(db *store) error {
+			_, err := db.addUserAdmin(bob.user, newUser{Email: "e@example.com"})
+			return err
+		},
+		"admin user, email taken": func(db *store) error {
+			_, err := db.addUserAdmin(alice.user, newUser{Email: "BOB@example.com"})
+			return err
+		},
+		"admin user, id taken": func(db *store) error {
+			db.newID = func() string { return bobID }
+			_, err := db.addUserAdmin(alice.user, newUser{Email: "e@example.com"})
+			return err
+		},
+		"album, user twice": func(db *store) error {
+			_, err := db.createAlbum(aliceID, newAlbum{users: []model.AlbumUserRecord{{UserID: bobID, Role: "viewer"}, {UserID: bobID, Role: "editor"}}})
+			return err
+		},
+		"album, id taken": func(db *store) error {
+			db.newID = func() string { return testAlbumID }
+			_, err := db.createAlbum(aliceID, newAlbum{name: "x"})
+			return err
+		},
+		"album assets, a viewer": func(db *store) error {
+			_, err := db.addAlbumAssets(bob, testAlbumID, []string{aliceAssetID})
+			return err
+		},
+		"link, another's asset": func(db *store) error {
+			_, err := db.createLink(bobID, newLink{typ: model.LinkIndividual, assetIDs: []string{aliceAssetID}})
+			return err
+		},
+		"link, id taken": func(db *store) error {
+			db.newID = func() string { return viewLinkID }
+			_, err := db.createLink(aliceID, newLink{typ: model.LinkIndividual, assetIDs: []string{aliceAssetID}})
+			return err
+		},
+		"link update, another's":  func(db *store) error { _, err := db.updateLink(bobID, viewLinkID, linkPatch{}); return err },
+		"link removal, another's": func(db *store) error { return db.removeLink(bobID, viewLinkID) },
+		"link assets, an album link": func(db *store) error {
+			_, err := db.changeLinkAssets(alice, uploadLinkID, []string{aliceAssetID}, true)
+			return err
+		},
+	} {
+		t.Run(name, func(t *testing.T) {
+			db := testStore(t, nil, []string{"a-new-key"})
+			before := take(t, db)
+			require.Error(t, write(db))
+			requireUnchanged(t, db, before)
+		})
+	}
+}

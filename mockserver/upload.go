@@ -31,7 +31,7 @@ const (
 // header, then the multipart body, streamed and hashed part by part.
 func (s *server) handleUpload() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		p, err := s.authenticate(r)
+		p, err := s.authenticateKeyOnly(r)
 		if err != nil {
 			writeError(w, err)
 			return

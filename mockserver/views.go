@@ -141,16 +141,23 @@ func (st *state) linkView(l *model.SharedLinkRecord) model.SharedLink {
 		AllowDownload: l.AllowDownload,
 		ShowMetadata:  l.ShowMetadata,
 	}
+	v.Assets = make([]model.Asset, 0, len(l.AssetIDs))
+	for _, id := range l.AssetIDs {
+		v.Assets = append(v.Assets, st.assetView(st.assetBy[id], true))
+	}
 	if l.AlbumID != nil {
 		album := st.albumView(st.albumByID[*l.AlbumID])
 		v.Album = &album
 		// As the reference does, a link's assets include its album's.
-		v.Assets = album.Assets
-		return v
-	}
-	v.Assets = make([]model.Asset, 0, len(l.AssetIDs))
-	for _, id := range l.AssetIDs {
-		v.Assets = append(v.Assets, st.assetView(st.assetBy[id], true))
+		if len(v.Assets) == 0 {
+			v.Assets = album.Assets
+		} else {
+			for _, a := range album.Assets {
+				if !slices.Contains(l.AssetIDs, a.ID) {
+					v.Assets = append(v.Assets, a)
+				}
+			}
+		}
 	}
 	return v
 }

@@ -487,3 +487,26 @@ type BulkIDResult struct {
 	Success bool   `json:"success"`
 	Error   string `json:"error,omitempty"`
 }
+
+// AssetIDResult is the API's AssetIdsResponseDto: what became of one asset
+// id of a request that adds assets to a shared link or removes them.
+type AssetIDResult struct {
+	AssetID string `json:"assetId"`
+	Success bool   `json:"success"`
+	Error   string `json:"error,omitempty"`
+}
+
+// SharedLinkWithToken is a password-protected link as its holder opens it
+// with the right password: with the token that opens it again.
+type SharedLinkWithToken struct {
+	SharedLink
+	Token string `json:"token"`
+}
+
+// SanitizedSharedLink is a link that hides metadata as its holder opens
+// it; its Assets shadow the link's own when encoded.
+type SanitizedSharedLink struct {
+	SharedLink
+	Assets []SanitizedAsset `json:"assets"`
+	Token  *string          `json:"token,omitempty"`
+}
