@@ -10,10 +10,12 @@
 package load
 
 import (
+	"bytes"
 	"context"
 	"crypto/rand"
 	"encoding/binary"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -41,10 +43,18 @@ const (
 	// ScenarioMixed sends four listings to one upload, as an app that
 	// browses more than it adds.
 	ScenarioMixed Scenario = "mixed"
+	// ScenarioAlbum opens one album of AlbumAssets assets, made before the
+	// run through the API: GET {target}/albums/{id}.
+	ScenarioAlbum Scenario = "album"
 )
 
 // Scenarios lists every scenario.
-func Scenarios() []Scenario { return []Scenario{ScenarioList, ScenarioUpload, ScenarioMixed} }
+func Scenarios() []Scenario {
+	return []Scenario{ScenarioList, ScenarioUpload, ScenarioMixed, ScenarioAlbum}
+}
+
+// DefaultAlbumAssets is how many assets the album scenario's album holds.
+const DefaultAlbumAssets = 500
 
 // Defaults of a Config's zero fields.
 const (
@@ -90,6 +100,9 @@ type Config struct {
 	UploadSize int64
 	// Timeout bounds each request (DefaultTimeout if zero).
 	Timeout time.Duration
+	// AlbumAssets is how many assets the album scenario's album holds
+	// (DefaultAlbumAssets if zero); they are uploaded before the run.
+	AlbumAssets int
 	// Progress, when set, is called every ProgressEvery (default 500 ms)
 	// from another goroutine while the load runs.
 	Progress      func(Progress)
@@ -116,21 +129,26 @@ func (c Config) withDefaults() (Config, *url.URL, error) {
 	if c.Timeout == 0 {
 		c.Timeout = DefaultTimeout
 	}
+	if c.AlbumAssets == 0 {
+		c.AlbumAssets = DefaultAlbumAssets
+	}
 	if c.ProgressEvery <= 0 {
 		c.ProgressEvery = 500 * time.Millisecond
 	}
 	switch {
 	case !slices.Contains(Scenarios(), c.Scenario):
-		return c, nil, fmt.Errorf("%w: unknown scenario %q (want list, upload or mixed)", ErrConfig, c.Scenario)
+		return c, nil, fmt.Errorf("%w: unknown scenario %q (want list, upload, mixed or album)", ErrConfig, c.Scenario)
 	case c.Duration < 0:
 		return c, nil, fmt.Errorf("%w: duration %s is negative", ErrConfig, c.Duration)
 	case c.Concurrency < 0 || c.Concurrency > 10000:
 		return c, nil, fmt.Errorf("%w: concurrency %d is not between 1 and 10000", ErrConfig, c.Concurrency)
 	case c.UploadSize < 0:
 		return c, nil, fmt.Errorf("%w: upload size %d is negative", ErrConfig, c.UploadSize)
+	case c.AlbumAssets < 0 || c.AlbumAssets > 100000:
+		return c, nil, fmt.Errorf("%w: album assets %d is not between 1 and 100000", ErrConfig, c.AlbumAssets)
 	case c.Timeout < 0:
 		return c, nil, fmt.Errorf("%w: timeout %s is negative", ErrConfig, c.Timeout)
-	case c.Scenario != ScenarioList && c.UploadSize < minUploadSize:
+	case c.Scenario != ScenarioList && c.Scenario != ScenarioAlbum && c.UploadSize < minUploadSize:
 		return c, nil, fmt.Errorf("%w: upload size %d is below %d bytes, the least a file that is new each time needs", ErrConfig, c.UploadSize, minUploadSize)
 	}
 	target, err := ParseTarget(c.Target, c.AllowRemote)
@@ -167,16 +185,19 @@ type operation int
 const (
 	opList operation = iota
 	opUpload
+	opAlbum
 	numOps
 )
 
-func (o operation) String() string { return [...]string{"list", "upload"}[o] }
+func (o operation) String() string { return [...]string{"list", "upload", "album"}[o] }
 
 // pick returns the operation of a worker's i-th request.
 func (s Scenario) pick(worker, i int) operation {
 	switch s {
 	case ScenarioUpload:
 		return opUpload
+	case ScenarioAlbum:
+		return opAlbum
 	case ScenarioMixed:
 		// One in five uploads, the workers out of step with each other.
 		if (i+worker)%5 == 0 {
@@ -210,6 +231,12 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
 	}
 
+	var albumURL string
+	if cfg.Scenario == ScenarioAlbum {
+		if albumURL, err = makeAlbum(ctx, client, target, cfg, tag, filler); err != nil {
+			return Result{}, err
+		}
+	}
 	workers := make([]*worker, cfg.Concurrency)
 	for i := range workers {
 		w := &worker{
@@ -219,11 +246,12 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 			apiKey:   cfg.APIKey,
 			listURL:  target.JoinPath("shared-links").String(),
 			uploadTo: target.JoinPath("asset", "upload").String(),
+			albumURL: albumURL,
 		}
 		for op := range w.ops {
 			w.ops[op] = newOpStats()
 		}
-		if cfg.Scenario != ScenarioList {
+		if cfg.Scenario == ScenarioUpload || cfg.Scenario == ScenarioMixed {
 			if w.form, err = newUploadForm(tag, i, cfg.UploadSize, filler); err != nil {
 				return Result{}, err
 			}
@@ -255,6 +283,65 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 		return res, fmt.Errorf("load interrupted: %w", err)
 	}
 	return res, nil
+}
+
+// makeAlbum uploads cfg.AlbumAssets new files and makes an album of them,
+// through the API, and returns the album's URL.
+func makeAlbum(ctx context.Context, client *http.Client, target *url.URL, cfg Config, tag string, filler []byte) (string, error) {
+	form, err := newUploadForm(tag, 0, minUploadSize, filler)
+	if err != nil {
+		return "", err
+	}
+	send := func(req *http.Request, want int, out any) error {
+		req.Header.Set("x-api-key", cfg.APIKey)
+		resp, err := client.Do(req)
+		if err != nil {
+			return err
+		}
+		defer resp.Body.Close()
+		body, err := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
+		if err != nil {
+			return err
+		}
+		if resp.StatusCode != want {
+			return fmt.Errorf("%s %s answered %d: %s", req.Method, req.URL.Path, resp.StatusCode, body)
+		}
+		return json.Unmarshal(body, out)
+	}
+	ids := make([]string, 0, cfg.AlbumAssets)
+	for n := range uint64(cfg.AlbumAssets) {
+		req, err := http.NewRequestWithContext(ctx, http.MethodPost, target.JoinPath("asset", "upload").String(), form.body(n))
+		if err != nil {
+			return "", err
+		}
+		req.ContentLength = form.length()
+		req.Header.Set("Content-Type", form.contentType)
+		var up struct{ ID string }
+		if err := send(req, http.StatusCreated, &up); err != nil {
+			return "", fmt.Errorf("making the album's assets: %w", err)
+		}
+		ids = append(ids, up.ID)
+	}
+	body, err := json.Marshal(map[string]any{"albumName": "mediaspec load " + tag, "assetIds": ids})
+	if err != nil {
+		return "", err
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, target.JoinPath("albums").String(), bytes.NewReader(body))
+	if err != nil {
+		return "", err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	var album struct {
+		ID         string
+		AssetCount int
+	}
+	if err := send(req, http.StatusCreated, &album); err != nil {
+		return "", fmt.Errorf("making the album: %w", err)
+	}
+	if album.AssetCount != len(ids) {
+		return "", fmt.Errorf("the album holds %d assets, not the %d uploaded", album.AssetCount, len(ids))
+	}
+	return target.JoinPath("albums", album.ID).String(), nil
 }
 
 // runTag returns a random tag that makes this run's files unlike any other
@@ -338,6 +425,7 @@ type worker struct {
 	apiKey   string
 	listURL  string
 	uploadTo string
+	albumURL string
 	form     *uploadForm
 	uploads  uint64
 
@@ -452,6 +540,10 @@ func (w *worker) request(ctx context.Context, op operation) (*http.Request, erro
 		// Lets the transport resend the upload on a connection that closed before it was sent.
 		req.GetBody = func() (io.ReadCloser, error) { return w.form.body(n), nil }
 		req.Header.Set("Content-Type", w.form.contentType)
+	case opAlbum:
+		if req, err = http.NewRequestWithContext(ctx, http.MethodGet, w.albumURL, nil); err != nil {
+			return nil, fmt.Errorf("new request: %w", err)
+		}
 	default:
 		if req, err = http.NewRequestWithContext(ctx, http.MethodGet, w.listURL, nil); err != nil {
 			return nil, fmt.Errorf("new request: %w", err)

@@ -103,7 +103,7 @@ func summarize(cfg Config, target *url.URL, elapsed time.Duration, workers []*wo
 		MBPerSecondSent:     rate(wire.sent.Load(), secs),
 		MBPerSecondReceived: rate(wire.received.Load(), secs),
 	}
-	if cfg.Scenario != ScenarioList {
+	if cfg.Scenario == ScenarioUpload || cfg.Scenario == ScenarioMixed {
 		res.UploadSize = cfg.UploadSize
 	}
 	total := newOpStats()

@@ -163,12 +163,12 @@ func (s *server) handleAlbum() http.Handler {
 			writeError(w, err)
 			return
 		}
-		al, err := s.store.album(p, id, without != nil && *without)
+		body, err := s.store.albumJSON(p, id, without != nil && *without)
 		if err != nil {
 			writeError(w, err)
 			return
 		}
-		writeJSON(w, http.StatusOK, al)
+		writeRawJSON(w, http.StatusOK, body)
 	})
 }
 

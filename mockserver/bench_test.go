@@ -102,3 +102,45 @@ func BenchmarkStartup(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkAlbum measures GET /api/albums/{id} of a 500-asset album: from
+// the encoded answer (warm), and encoded anew after a write (cold).
+func BenchmarkAlbum(b *testing.B) {
+	db, err := newStore(testDataset(), time.Now)
+	require.NoError(b, err)
+	s := &server{cfg: Config{ChecksumHeader: DefaultChecksumHeader, BodyTimeout: defaultBodyTimeout, Now: time.Now}, store: db, mux: http.NewServeMux()}
+	s.uploadBuffers.New = newUploadBuffers
+	s.routes()
+	h := s.route()
+	ids := make([]string, 0, 500)
+	for i := range 500 {
+		a := model.AssetRecord{Type: model.AssetImage, OriginalFileName: fmt.Sprintf("IMG_%04d.JPG", i), Checksum: sha1Base64(fmt.Appendf(nil, "bench %d", i)), IsVisible: true}
+		res, err := db.addUpload(aliceID, a, nil)
+		require.NoError(b, err)
+		ids = append(ids, res.ID)
+	}
+	al, err := db.createAlbum(aliceID, newAlbum{name: "Bench", assetIDs: ids})
+	require.NoError(b, err)
+	for _, cold := range []bool{false, true} {
+		b.Run(map[bool]string{false: "warm", true: "cold"}[cold], func(b *testing.B) {
+			b.ReportAllocs()
+			var size int
+			for b.Loop() {
+				if cold {
+					db.mu.Lock()
+					db.changed()
+					db.mu.Unlock()
+				}
+				r := httptest.NewRequest(http.MethodGet, "/api/albums/"+al.ID, nil)
+				r.Header.Set("x-api-key", keyAlice)
+				w := httptest.NewRecorder()
+				h.ServeHTTP(w, r)
+				if w.Code != http.StatusOK {
+					b.Fatalf("status %d: %s", w.Code, w.Body)
+				}
+				size = w.Body.Len()
+			}
+			b.SetBytes(int64(size))
+		})
+	}
+}

@@ -123,7 +123,8 @@ func (db *store) write(f func(st *state, tx *undo) error) error {
 	return nil
 }
 
-// encodedListing is a user's listing as JSON, at a version of the store.
+// encodedListing is an answer as JSON (a user's listing, an album), at a
+// version of the store.
 type encodedListing struct {
 	version uint64
 	body    []byte
@@ -634,24 +635,45 @@ func (db *store) addUpload(owner string, a model.AssetRecord, live *model.AssetR
 // sharedLinksJSON is a user's listing, encoded. It is encoded once and
 // answered from memory until the next write: frontends poll it.
 func (db *store) sharedLinksJSON(userID string) ([]byte, error) {
+	return db.encoded("links\x00"+userID, func(*state) (any, error) {
+		return db.sharedLinksLocked(userID), nil
+	})
+}
+
+// maxEncoded bounds how many encoded answers the store keeps.
+const maxEncoded = 256
+
+// encoded is the answer build makes, encoded, from memory when it was
+// encoded at this version of the store. build runs under the read lock and
+// returns views of the records, which are encoded after it is released;
+// records never change once stored, so the views stay true. A write makes
+// every encoded answer stale (changed).
+func (db *store) encoded(key string, build func(st *state) (any, error)) ([]byte, error) {
 	db.mu.RLock()
-	cached, ok := db.listings[userID]
+	cached, ok := db.listings[key]
 	version := db.version
-	var links []model.SharedLink
+	var v any
+	var err error
 	if !ok || cached.version != version {
-		links = db.sharedLinksLocked(userID)
+		v, err = build(db.state)
 	}
 	db.mu.RUnlock()
 	if ok && cached.version == version {
 		return cached.body, nil
 	}
-	body, err := json.Marshal(links)
 	if err != nil {
-		return nil, fmt.Errorf("encoding the listing: %w", err)
+		return nil, err
+	}
+	body, err := json.Marshal(v)
+	if err != nil {
+		return nil, fmt.Errorf("encoding an answer: %w", err)
 	}
 	db.mu.Lock()
 	if db.version == version {
-		db.listings[userID] = encodedListing{version: version, body: body}
+		if len(db.listings) >= maxEncoded {
+			clear(db.listings)
+		}
+		db.listings[key] = encodedListing{version: version, body: body}
 	}
 	db.mu.Unlock()
 	return body, nil

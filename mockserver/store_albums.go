@@ -2,6 +2,7 @@ package mockserver
 
 import (
 	"cmp"
+	"fmt"
 	"slices"
 
 	"github.com/mediaspec/mediaspec/mockserver/model"
@@ -220,22 +221,27 @@ func (st *state) albumReadable(p principal, id string) *model.AlbumRecord {
 	return nil
 }
 
-// album is an album as GET /api/albums/{id} shows it to p: a model.Album,
-// or through a link that hides metadata, a model.SanitizedAlbum.
-func (db *store) album(p principal, id string, withoutAssets bool) (any, error) {
-	db.mu.RLock()
-	defer db.mu.RUnlock()
-	st := db.state
-	al := st.albumReadable(p, id)
-	if al == nil {
-		return nil, fail(errNoAccess, "Not found or no album.read access")
+// albumJSON is an album as GET /api/albums/{id} shows it to p, encoded: a
+// model.Album, or through a link that hides metadata, a
+// model.SanitizedAlbum. Encoded once per viewer until the next write.
+func (db *store) albumJSON(p principal, id string, withoutAssets bool) ([]byte, error) {
+	viewer := "user\x00" + p.user.ID
+	if p.link != nil {
+		viewer = "link\x00" + p.link.ID
 	}
-	look := assetLook{exif: true, favorite: p.link == nil}
-	v := st.albumShown(al, p.user.ID, !withoutAssets, byFileCreatedDesc, look)
-	if p.link != nil && !p.link.ShowMetadata {
-		return model.SanitizedAlbum{Album: v, Assets: sanitizedAll(v.Assets)}, nil
-	}
-	return v, nil
+	key := fmt.Sprintf("album\x00%s\x00%s\x00%t", id, viewer, withoutAssets)
+	return db.encoded(key, func(st *state) (any, error) {
+		al := st.albumReadable(p, id)
+		if al == nil {
+			return nil, fail(errNoAccess, "Not found or no album.read access")
+		}
+		look := assetLook{exif: true, favorite: p.link == nil}
+		v := st.albumShown(al, p.user.ID, !withoutAssets, byFileCreatedDesc, look)
+		if p.link != nil && !p.link.ShowMetadata {
+			return model.SanitizedAlbum{Album: v, Assets: sanitizedAll(v.Assets)}, nil
+		}
+		return v, nil
+	})
 }
 
 // sanitized is an asset as a link that hides metadata shows it: only what a

@@ -47,9 +47,9 @@ func TestStormLeavesEverythingConsistent(t *testing.T) {
 	}
 
 	type told struct {
-		assets     []string // uploaded, 201
-		inAlbum    []string // added to the shared album, success
-		deletedKey []string // keys of links deleted, 200
+		assets     []string    // uploaded, 201
+		inAlbum    []string    // added to the shared album, success
+		deletedKey []string    // keys of links deleted, 200
 		liveLinks  [][2]string // links made and not deleted, with their upload
 	}
 	results := make([]told, workers)

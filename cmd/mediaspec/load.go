@@ -32,7 +32,7 @@ func runLoad(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	fs.StringVar(&cfg.Target, "target", "", "the API's base URL, base path included, e.g. http://127.0.0.1:2283/api (required)")
 	fs.DurationVar(&cfg.Duration, "duration", load.DefaultDuration, "how long to send requests")
 	fs.IntVar(&cfg.Concurrency, "concurrency", load.DefaultConcurrency, "workers, each with one request at a time")
-	fs.StringVar(&scenario, "scenario", string(load.ScenarioList), "list (GET /shared-links), upload (POST /asset/upload, a new file each time) or mixed (4 lists to 1 upload)")
+	fs.StringVar(&scenario, "scenario", string(load.ScenarioList), "list (GET /shared-links), upload (POST /asset/upload, a new file each time), mixed (4 lists to 1 upload) or album (GET /albums/{id} of an album of 500 assets it makes first)")
 	fs.StringVar(&uploadSize, "upload-size", "100KiB", "size of each uploaded file: bytes, or with a unit (KiB, MiB, GiB, kB, MB, GB)")
 	fs.StringVar(&cfg.APIKey, "api-key", defaultAPIKey, "API key sent in the x-api-key header")
 	fs.DurationVar(&cfg.Timeout, "timeout", load.DefaultTimeout, "limit of each request")

@@ -40,6 +40,7 @@ func TestLoadCommand(t *testing.T) {
 		{"list", []string{"list"}},
 		{"upload", []string{"upload"}},
 		{"mixed", []string{"list", "upload"}},
+		{"album", []string{"album"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.scenario, func(t *testing.T) {
@@ -56,6 +57,11 @@ func TestLoadCommand(t *testing.T) {
 			assert.Zero(t, res.Total.Errors, "%+v", res.Total)
 			for _, op := range tt.ops {
 				assert.Contains(t, res.Operations, op)
+			}
+			if al, ok := res.Operations["album"]; ok {
+				assert.Equal(t, map[string]int64{"200": al.Requests}, al.Statuses)
+				assert.Greater(t, al.BodyBytesReceived/al.Requests, int64(500*300), "the album's 500 assets come with every answer")
+				assert.Zero(t, res.UploadSize)
 			}
 			if up, ok := res.Operations["upload"]; ok {
 				assert.EqualValues(t, 4096, res.UploadSize)
