@@ -2,7 +2,7 @@ package mockserver
 
 import (
 	"github.com/mediaspec/mediaspec/mockserver/exif"
-	"github.com/mediaspec/mediaspec/mockserver/fake"
+	"github.com/mediaspec/mediaspec/mockserver/gazetteer"
 	"github.com/mediaspec/mediaspec/mockserver/model"
 )
 
@@ -18,7 +18,7 @@ func exifInfo(head []byte, size int64) (*model.Exif, bool) {
 	}
 	e.FileSizeInByte = &size
 	if e.Latitude != nil && e.Longitude != nil && e.City == nil {
-		if city, state, country, ok := fake.Locate(*e.Latitude, *e.Longitude); ok {
+		if city, state, country, ok := gazetteer.Locate(*e.Latitude, *e.Longitude); ok {
 			e.City, e.State, e.Country = &city, &state, &country
 		}
 	}

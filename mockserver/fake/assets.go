@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mediaspec/mediaspec/mockserver/gazetteer"
 	"github.com/mediaspec/mediaspec/mockserver/model"
 )
 
@@ -24,15 +25,15 @@ type shot struct {
 
 // where is the place and light a shot was taken in.
 type where struct {
-	p     *place
+	p     *gazetteer.Place
 	loc   *time.Location
 	scene int
 }
 
 // shoot takes the event's photos and videos.
 func (g *gen) shoot(ow *owner, e *event) {
-	p := &gazetteer[e.place]
-	loc := g.zone(p.zone)
+	p := &cities[e.place]
+	loc := g.zone(p.Zone)
 	days := max(1, int(math.Round(e.end.Sub(e.start).Hours()/24)))
 	first := e.start.In(loc)
 
@@ -354,9 +355,9 @@ func (g *gen) exif(d *device, l *lens, w where, t time.Time, width, height int, 
 		if s.light == lightBright && w.scene != sceneBeach {
 			spread = 0.12 // out in nature, away from the centre
 		}
-		b.lat = round6(w.p.lat + g.frac(-spread, spread))
-		b.lon = round6(w.p.lon + g.frac(-spread, spread))
-		b.city, b.state, b.country, b.zone = w.p.city, w.p.state, w.p.country, w.p.zone
+		b.lat = round6(w.p.Lat + g.frac(-spread, spread))
+		b.lon = round6(w.p.Lon + g.frac(-spread, spread))
+		b.city, b.state, b.country, b.zone = w.p.City, w.p.State, w.p.Country, w.p.Zone
 		x.Latitude, x.Longitude = &b.lat, &b.lon
 		x.City, x.State, x.Country, x.TimeZone = &b.city, &b.state, &b.country, &b.zone
 	} else if d.offsetTime {

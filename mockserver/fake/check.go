@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mediaspec/mediaspec/mockserver/gazetteer"
 	"github.com/mediaspec/mediaspec/mockserver/model"
 )
 
@@ -381,7 +382,7 @@ func (c *checker) offset(zone string, t time.Time) (time.Duration, bool) {
 	loc, ok := c.zones[zone]
 	if !ok {
 		var err error
-		if loc, err = location(zone); err != nil || zone == "" || zone == "Local" {
+		if loc, err = gazetteer.Location(zone); err != nil || zone == "" || zone == "Local" {
 			loc = nil
 		}
 		c.zones[zone] = loc

@@ -125,7 +125,7 @@ func (g *gen) friendsOf(ow *owner) []int {
 
 // day returns midnight of a local calendar date as a UTC instant.
 func (g *gen) day(year int, month time.Month, d int, place int) time.Time {
-	return time.Date(year, month, d, 0, 0, 0, 0, g.zone(gazetteer[place].zone)).UTC()
+	return time.Date(year, month, d, 0, 0, 0, 0, g.zone(cities[place].Zone)).UTC()
 }
 
 // inWindow reports whether an event fits the library's time span.
@@ -168,7 +168,7 @@ func (g *gen) calendarEvents(ow *owner) []*event {
 	me := &g.humans[ow.self]
 	c := ow.cult
 	home := ow.home
-	lat := gazetteer[home].lat
+	lat := cities[home].Lat
 	relatives := g.relatives(ow)
 	household := g.household(ow)
 	var kids []int
@@ -288,7 +288,7 @@ func (g *gen) calendarEvents(ow *owner) []*event {
 // trip plans a journey: a weekend in a city nearby, or one to two weeks
 // somewhere the family wanted to go.
 func (g *gen) trip(ow *owner) *event {
-	home := &gazetteer[ow.home]
+	home := &cities[ow.home]
 	weekend := g.chance(0.35)
 	days := g.between(4, 14)
 	if weekend {
@@ -297,15 +297,15 @@ func (g *gen) trip(ow *owner) *event {
 	start := g.instant(g.libraryStart, g.eventEnd.Add(-time.Duration(days+1)*24*time.Hour))
 	if ow.near == nil {
 		ow.near = []int{}
-		for i := range gazetteer {
-			if gazetteer[i].cc == home.cc && i != ow.home {
+		for i := range cities {
+			if cities[i].CC == home.CC && i != ow.home {
 				ow.near = append(ow.near, i)
 			}
 		}
-		ow.far = make([]int, len(gazetteer))
-		for i := range gazetteer {
+		ow.far = make([]int, len(cities))
+		for i := range cities {
 			if i != ow.home {
-				ow.far[i] = gazetteer[i].weight * gazetteer[i].weight
+				ow.far[i] = cities[i].Weight * cities[i].Weight
 			}
 		}
 	}
@@ -322,8 +322,8 @@ func (g *gen) trip(ow *owner) *event {
 	if dest < 0 {
 		dest = g.weighted(ow.far)
 	}
-	p := &gazetteer[dest]
-	loc := g.zone(p.zone)
+	p := &cities[dest]
+	loc := g.zone(p.Zone)
 	local := start.In(loc)
 	if weekend {
 		// Leave on Friday evening or Saturday morning.
@@ -336,7 +336,7 @@ func (g *gen) trip(ow *owner) *event {
 		start, end = start.AddDate(0, 0, -7-days), end.AddDate(0, 0, -7-days)
 	}
 	var sc []int
-	for _, f := range p.features {
+	for _, f := range p.Features {
 		switch f {
 		case 'c':
 			sc = append(sc, sceneCity, sceneCity, sceneFood, sceneMuseum)
@@ -345,7 +345,7 @@ func (g *gen) trip(ow *owner) *event {
 		case 'm':
 			sc = append(sc, sceneMountain, sceneMountain, sceneHike)
 		case 's':
-			if winter(local.Month(), p.lat) {
+			if winter(local.Month(), p.Lat) {
 				sc = append(sc, sceneSnow, sceneSnow, sceneSnow)
 			} else {
 				sc = append(sc, sceneMountain, sceneHike)
@@ -374,17 +374,17 @@ func (g *gen) trip(ow *owner) *event {
 
 // dayOut plans a day near home: a hike, the lake, the beach, the park.
 func (g *gen) dayOut(ow *owner) *event {
-	p := &gazetteer[ow.home]
+	p := &cities[ow.home]
 	sc := []int{sceneHike, sceneGarden, scenePlayground, sceneLake}
-	if slices.Contains([]byte(p.features), 'b') {
+	if slices.Contains([]byte(p.Features), 'b') {
 		sc = append(sc, sceneBeach, sceneBeach, sceneSunset)
 	}
-	if slices.Contains([]byte(p.features), 'm') {
+	if slices.Contains([]byte(p.Features), 'm') {
 		sc = append(sc, sceneMountain)
 	}
 	choice := pick(g, sc)
 	start := g.instant(g.libraryStart, g.eventEnd.Add(-48*time.Hour))
-	local := start.In(g.zone(p.zone))
+	local := start.In(g.zone(p.Zone))
 	start = g.day(local.Year(), local.Month(), local.Day(), ow.home)
 	return &event{kind: evDayOut, place: ow.home, start: start, end: start.Add(24 * time.Hour),
 		scenes: []int{choice, choice, choice, sceneFood}, people: g.household(ow), size: g.between(3, 10), useCamera: g.chance(0.3)}
@@ -392,9 +392,9 @@ func (g *gen) dayOut(ow *owner) *event {
 
 // everyday plans a month of photos at home.
 func (g *gen) everyday(ow *owner) *event {
-	p := &gazetteer[ow.home]
+	p := &cities[ow.home]
 	start := g.instant(g.libraryStart, g.eventEnd.AddDate(0, -1, -1))
-	local := start.In(g.zone(p.zone))
+	local := start.In(g.zone(p.Zone))
 	start = g.day(local.Year(), local.Month(), 1, ow.home)
 	if start.Before(g.libraryStart) {
 		start = start.AddDate(0, 1, 0)

@@ -16,6 +16,7 @@ import (
 
 	"github.com/brianvoe/gofakeit/v7"
 
+	"github.com/mediaspec/mediaspec/mockserver/gazetteer"
 	"github.com/mediaspec/mediaspec/mockserver/model"
 )
 
@@ -218,7 +219,7 @@ func (g *gen) zone(name string) *time.Location {
 	if loc, ok := g.zones[name]; ok {
 		return loc
 	}
-	loc, err := location(name)
+	loc, err := gazetteer.Location(name)
 	if err != nil {
 		panic("fake: gazetteer zone " + name + ": " + err.Error()) // a typo in the table; tests catch it
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/mediaspec/mediaspec/mockserver/gazetteer"
 	"github.com/mediaspec/mediaspec/mockserver/model"
 )
 
@@ -303,10 +304,10 @@ func TestAssetsLookLikeTheDevicesWroteThem(t *testing.T) {
 			if x.City != nil {
 				p := placeIndex(*x.City, countryCode(*x.Country))
 				if assert.GreaterOrEqual(t, p, 0, "city %s, %s is not in the gazetteer", *x.City, *x.Country) {
-					assert.Equal(t, gazetteer[p].state, *x.State)
-					assert.Equal(t, gazetteer[p].zone, *x.TimeZone)
-					assert.InDelta(t, gazetteer[p].lat, *x.Latitude, 0.2)
-					assert.InDelta(t, gazetteer[p].lon, *x.Longitude, 0.2)
+					assert.Equal(t, cities[p].State, *x.State)
+					assert.Equal(t, cities[p].Zone, *x.TimeZone)
+					assert.InDelta(t, cities[p].Lat, *x.Latitude, 0.2)
+					assert.InDelta(t, cities[p].Lon, *x.Longitude, 0.2)
 				}
 			}
 		}
@@ -319,9 +320,9 @@ func trimFloat(f float64) string {
 }
 
 func countryCode(country string) string {
-	for _, p := range gazetteer {
-		if p.country == country {
-			return p.cc
+	for _, p := range cities {
+		if p.Country == country {
+			return p.CC
 		}
 	}
 	return ""
@@ -384,23 +385,23 @@ func TestTextIsWhatPeopleWrite(t *testing.T) {
 }
 
 func TestGazetteer(t *testing.T) {
-	require.GreaterOrEqual(t, len(gazetteer), 100)
+	require.GreaterOrEqual(t, len(cities), 100)
 	continents := map[string]bool{}
 	seen := map[string]bool{}
-	for _, p := range gazetteer {
-		loc, err := location(p.zone)
-		require.NoError(t, err, p.city)
-		assert.False(t, seen[p.city+"/"+p.cc], "%s is listed twice", p.city)
-		seen[p.city+"/"+p.cc] = true
-		assert.True(t, p.lat >= -90 && p.lat <= 90 && p.lon >= -180 && p.lon <= 180, p.city)
-		assert.Regexp(t, `^[A-Z]{2}$`, p.cc)
-		assert.NotEmpty(t, p.features, p.city)
-		assert.True(t, p.weight >= 1 && p.weight <= 5, p.city)
+	for _, p := range cities {
+		loc, err := gazetteer.Location(p.Zone)
+		require.NoError(t, err, p.City)
+		assert.False(t, seen[p.City+"/"+p.CC], "%s is listed twice", p.City)
+		seen[p.City+"/"+p.CC] = true
+		assert.True(t, p.Lat >= -90 && p.Lat <= 90 && p.Lon >= -180 && p.Lon <= 180, p.City)
+		assert.Regexp(t, `^[A-Z]{2}$`, p.CC)
+		assert.NotEmpty(t, p.Features, p.City)
+		assert.True(t, p.Weight >= 1 && p.Weight <= 5, p.City)
 		// The zone's offset fits the longitude: within four hours of solar time.
 		_, off := time.Date(2024, 1, 15, 12, 0, 0, 0, loc).Zone()
-		assert.InDelta(t, p.lon/15, float64(off)/3600, 4, "%s: zone %s at longitude %v", p.city, p.zone, p.lon)
-		switch region, _, _ := strings.Cut(p.zone, "/"); {
-		case region == "America" && p.lat < 8:
+		assert.InDelta(t, p.Lon/15, float64(off)/3600, 4, "%s: zone %s at longitude %v", p.City, p.Zone, p.Lon)
+		switch region, _, _ := strings.Cut(p.Zone, "/"); {
+		case region == "America" && p.Lat < 8:
 			continents["South America"] = true
 		case region == "America":
 			continents["North America"] = true
@@ -409,7 +410,7 @@ func TestGazetteer(t *testing.T) {
 		case region == "Atlantic":
 			continents["Europe"] = true
 		case region == "Indian":
-			continents[map[bool]string{true: "Asia", false: "Africa"}[p.lon > 70]] = true
+			continents[map[bool]string{true: "Asia", false: "Africa"}[p.Lon > 70]] = true
 		default:
 			continents[region] = true
 		}

@@ -334,7 +334,7 @@ func (g *gen) albumLink(ow *owner, ai int, e *event, kind int) {
 	l.AllowUpload = g.chance(0.15)
 	l.Password = g.password(ow, e)
 	l.Description = g.linkDescription(ow, linkText{
-		album: al.AlbumName, place: gazetteer[e.place].city, upload: l.AllowUpload, download: l.AllowDownload, count: len(al.AssetIDs),
+		album: al.AlbumName, place: cities[e.place].City, upload: l.AllowUpload, download: l.AllowDownload, count: len(al.AssetIDs),
 	})
 	g.ds.SharedLinks = append(g.ds.SharedLinks, l)
 }
@@ -369,7 +369,7 @@ func (g *gen) assetLink(ow *owner, events, loose []*event, kind int) {
 	l.AssetIDs = ids
 	l.Password = g.password(ow, e)
 	l.Description = g.linkDescription(ow, linkText{
-		place: gazetteer[e.place].city, download: l.AllowDownload, videos: videos, count: len(ids),
+		place: cities[e.place].City, download: l.AllowDownload, videos: videos, count: len(ids),
 	})
 	g.ds.SharedLinks = append(g.ds.SharedLinks, l)
 }

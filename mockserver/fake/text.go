@@ -8,15 +8,15 @@ import "strings"
 
 // albumName names the album of an event as its owner would.
 func (g *gen) albumName(ow *owner, e *event) string {
-	p := &gazetteer[e.place]
-	local := e.start.In(g.zone(p.zone))
+	p := &cities[e.place]
+	local := e.start.In(g.zone(p.Zone))
 	year := itoa(local.Year())
 	month := monthNames[local.Month()-1]
-	home := &gazetteer[ow.home]
+	home := &cities[ow.home]
 	switch e.kind {
 	case evTrip, evWeekend:
 		// Weighted templates; only the chosen one is written out.
-		abroad := p.cc != home.cc
+		abroad := p.CC != home.CC
 		companion := g.companion(ow, e)
 		w := []int{
 			6,                                  // Lisbon, June 2023
@@ -26,28 +26,28 @@ func (g *gen) albumName(ow *owner, e *event) string {
 			boolWeight(abroad, 1),              // Summer in Portugal
 			boolWeight(abroad, 1),              // Portugal 2023
 			boolWeight(abroad, 1),              // Portugal 🇵🇹
-			boolWeight(!abroad && p.state != p.city, 1), // Road trip through Faro
+			boolWeight(!abroad && p.State != p.City, 1), // Road trip through Faro
 			boolWeight(companion != "", 1),              // Lisbon with Ana
 		}
 		switch g.weighted(w) {
 		case 1:
-			return p.city + " " + year
+			return p.City + " " + year
 		case 2:
-			return "Trip to " + p.city
+			return "Trip to " + p.City
 		case 3:
-			return "Weekend in " + p.city
+			return "Weekend in " + p.City
 		case 4:
-			return season(local.Month(), home.lat) + " in " + p.country
+			return season(local.Month(), home.Lat) + " in " + p.Country
 		case 5:
-			return p.country + " " + year
+			return p.Country + " " + year
 		case 6:
-			return p.country + " " + flag(p.cc)
+			return p.Country + " " + flag(p.CC)
 		case 7:
-			return "Road trip through " + p.state
+			return "Road trip through " + p.State
 		case 8:
-			return p.city + " with " + companion
+			return p.City + " with " + companion
 		}
-		return p.city + ", " + month + " " + year
+		return p.City + ", " + month + " " + year
 	case evDayOut:
 		s := scenes[e.scenes[0]].name
 		switch s {
@@ -78,7 +78,7 @@ func (g *gen) albumName(ow *owner, e *event) string {
 	case evHoliday:
 		name := ow.cult.holiday.name
 		if e.place != ow.home {
-			return pick(g, []string{name + " " + year, name + " in " + p.city, name + " at Grandma's"})
+			return pick(g, []string{name + " " + year, name + " in " + p.City, name + " at Grandma's"})
 		}
 		return pick(g, []string{name + " " + year, name + " " + year, name + " " + year, name + " at home " + year})
 	case evNewYear:
@@ -104,7 +104,7 @@ func (g *gen) albumName(ow *owner, e *event) string {
 		}
 		return pick(g, []string{ow.pet, "Our " + kind + " " + ow.pet, ow.pet + " " + emoji, "Welcome home, " + ow.pet})
 	case evGarden:
-		return pick(g, []string{"Garden " + year, "The garden in " + strings.ToLower(season(local.Month(), home.lat)), "Vegetable patch " + year})
+		return pick(g, []string{"Garden " + year, "The garden in " + strings.ToLower(season(local.Month(), home.Lat)), "Vegetable patch " + year})
 	}
 	return month + " " + year
 }
@@ -134,18 +134,18 @@ func (g *gen) albumDescription(ow *owner, e *event) string {
 	if !g.chance(0.35) {
 		return ""
 	}
-	p := &gazetteer[e.place]
+	p := &cities[e.place]
 	days := max(1, int(e.end.Sub(e.start).Hours()/24+0.5))
 	switch e.kind {
 	case evTrip, evWeekend:
 		opts := []string{
-			"Our " + itoa(days) + " days in " + p.city + ".",
-			"Family trip to " + p.city + ".",
-			"Best moments from " + p.city + ".",
+			"Our " + itoa(days) + " days in " + p.City + ".",
+			"Family trip to " + p.City + ".",
+			"Best moments from " + p.City + ".",
 			"Photos from everyone's phones, add yours.",
 		}
-		if p.cc != gazetteer[ow.home].cc {
-			opts = append(opts, "First time in "+p.country+"!")
+		if p.CC != cities[ow.home].CC {
+			opts = append(opts, "First time in "+p.Country+"!")
 		}
 		return pick(g, opts)
 	case evBirthday:
@@ -232,7 +232,7 @@ func (g *gen) password(ow *owner, e *event) *string {
 		return nil
 	}
 	year := e.start.Year()
-	word := strings.ToLower(mailLocal(gazetteer[e.place].city))
+	word := strings.ToLower(mailLocal(cities[e.place].City))
 	var s string
 	switch g.n(6) {
 	case 0:

@@ -1,4 +1,4 @@
-package fake
+package gazetteer
 
 import "math"
 
@@ -7,21 +7,20 @@ import "math"
 const maxLocateKm = 100
 
 // Locate names the place at a position as a reverse geocoder would: the
-// gazetteer city nearest to it, if one lies within 100 km. The mock names
-// the places of uploaded photos with it, so an upload reads like the
-// generated library.
+// city nearest to it, if one lies within 100 km. The mock names the places
+// of uploaded photos with it, so an upload reads like the generated library.
 func Locate(lat, lon float64) (city, state, country string, ok bool) {
 	best, bestKm := -1, math.Inf(1)
-	for i := range gazetteer {
-		if km := distanceKm(lat, lon, gazetteer[i].lat, gazetteer[i].lon); km < bestKm {
+	for i := range places {
+		if km := distanceKm(lat, lon, places[i].Lat, places[i].Lon); km < bestKm {
 			best, bestKm = i, km
 		}
 	}
 	if best < 0 || bestKm > maxLocateKm {
 		return "", "", "", false
 	}
-	p := gazetteer[best]
-	return p.city, p.state, p.country, true
+	p := places[best]
+	return p.City, p.State, p.Country, true
 }
 
 // distanceKm is the great-circle distance between two positions.

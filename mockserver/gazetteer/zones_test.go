@@ -1,4 +1,4 @@
-package fake
+package gazetteer
 
 import (
 	"os"
@@ -16,10 +16,14 @@ import (
 func TestZonesAreBuiltIn(t *testing.T) {
 	zones, err := embeddedZones()
 	require.NoError(t, err)
-	for _, name := range Zones() {
-		assert.Contains(t, zones, name, "zoneinfo.zip lacks %s: run go generate ./mockserver/fake", name)
+	want := map[string]bool{}
+	for _, p := range Places() {
+		want[p.Zone] = true
 	}
-	assert.Len(t, zones, len(Zones()), "zoneinfo.zip holds the gazetteer's zones and no others")
+	for name := range want {
+		assert.Contains(t, zones, name, "zoneinfo.zip lacks %s: run go generate ./mockserver/gazetteer", name)
+	}
+	assert.Len(t, zones, len(want), "zoneinfo.zip holds the gazetteer's zones and no others")
 }
 
 // TestZonesIgnoreTheMachine runs, in a process of its own, on a machine
@@ -27,12 +31,12 @@ func TestZonesAreBuiltIn(t *testing.T) {
 // still follows the built-in rules, where time.LoadLocation follows the
 // machine.
 func TestZonesIgnoreTheMachine(t *testing.T) {
-	if os.Getenv("FAKE_ZONES_CHILD") == "1" {
+	if os.Getenv("GAZETTEER_ZONES_CHILD") == "1" {
 		machine, err := time.LoadLocation("Europe/Lisbon")
 		require.NoError(t, err)
 		_, off := time.Date(2024, 7, 1, 12, 0, 0, 0, machine).Zone()
 		require.Equal(t, 5*3600+1800, off, "the machine's own Lisbon")
-		builtIn, err := location("Europe/Lisbon")
+		builtIn, err := Location("Europe/Lisbon")
 		require.NoError(t, err)
 		_, off = time.Date(2024, 7, 1, 12, 0, 0, 0, builtIn).Zone()
 		assert.Equal(t, 3600, off, "the built-in Lisbon: UTC+1 in summer")
@@ -44,7 +48,7 @@ func TestZonesIgnoreTheMachine(t *testing.T) {
 	require.NoError(t, os.MkdirAll(filepath.Join(dir, "Europe"), 0o755))
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "Europe", "Lisbon"), zones["Asia/Kolkata"], 0o644))
 	cmd := exec.Command(os.Args[0], "-test.run=^TestZonesIgnoreTheMachine$", "-test.count=1")
-	cmd.Env = append(os.Environ(), "FAKE_ZONES_CHILD=1", "ZONEINFO="+dir)
+	cmd.Env = append(os.Environ(), "GAZETTEER_ZONES_CHILD=1", "ZONEINFO="+dir)
 	out, err := cmd.CombinedOutput()
 	require.NoError(t, err, "%s", out)
 }

@@ -1,4 +1,4 @@
-package fake
+package gazetteer
 
 import (
 	"archive/zip"
@@ -6,7 +6,6 @@ import (
 	_ "embed" // zoneinfo.zip
 	"fmt"
 	"io"
-	"slices"
 	"sync"
 	"time"
 )
@@ -25,27 +24,27 @@ var zoneinfo []byte
 var embeddedZones = sync.OnceValues(func() (map[string][]byte, error) {
 	r, err := zip.NewReader(bytes.NewReader(zoneinfo), int64(len(zoneinfo)))
 	if err != nil {
-		return nil, fmt.Errorf("fake: zoneinfo.zip: %w", err)
+		return nil, fmt.Errorf("gazetteer: zoneinfo.zip: %w", err)
 	}
 	zones := make(map[string][]byte, len(r.File))
 	for _, f := range r.File {
 		rc, err := f.Open()
 		if err != nil {
-			return nil, fmt.Errorf("fake: zoneinfo.zip %s: %w", f.Name, err)
+			return nil, fmt.Errorf("gazetteer: zoneinfo.zip %s: %w", f.Name, err)
 		}
 		b, err := io.ReadAll(rc)
 		rc.Close()
 		if err != nil {
-			return nil, fmt.Errorf("fake: zoneinfo.zip %s: %w", f.Name, err)
+			return nil, fmt.Errorf("gazetteer: zoneinfo.zip %s: %w", f.Name, err)
 		}
 		zones[f.Name] = b
 	}
 	return zones, nil
 })
 
-// location returns the named time zone: from the rules built into mediaspec
-// for the gazetteer's zones, else from time.LoadLocation.
-func location(name string) (*time.Location, error) {
+// Location returns the named time zone: from the rules built into
+// mediaspec for the gazetteer's zones, else from time.LoadLocation.
+func Location(name string) (*time.Location, error) {
 	zones, err := embeddedZones()
 	if err != nil {
 		return nil, err
@@ -54,15 +53,4 @@ func location(name string) (*time.Location, error) {
 		return time.LoadLocationFromTZData(name, data)
 	}
 	return time.LoadLocation(name)
-}
-
-// Zones returns the gazetteer's time zones, sorted: the zones whose rules
-// mediaspec carries.
-func Zones() []string {
-	var zones []string
-	for _, p := range gazetteer {
-		zones = append(zones, p.zone)
-	}
-	slices.Sort(zones)
-	return slices.Compact(zones)
 }

@@ -1,6 +1,6 @@
 // Command zonegen writes the rules of the gazetteer's time zones into a zip
-// for package fake to embed (`go generate ./mockserver/fake`): the TZif files
-// of fake.Zones(), taken from the zoneinfo.zip of the Go toolchain that runs
+// for package gazetteer to embed (`go generate ./mockserver/gazetteer`): the
+// TZif files of the cities' zones, taken from the zoneinfo.zip of the Go toolchain that runs
 // it, in name order and with no timestamps, so the same toolchain writes the
 // same bytes.
 package main
@@ -14,9 +14,10 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 
-	"github.com/mediaspec/mediaspec/mockserver/fake"
+	"github.com/mediaspec/mediaspec/mockserver/gazetteer"
 )
 
 func main() {
@@ -42,7 +43,7 @@ func run(out string) error {
 	var buf bytes.Buffer
 	w := zip.NewWriter(&buf)
 	var missing []string
-	for _, name := range fake.Zones() {
+	for _, name := range zones() {
 		f, err := src.Open(name)
 		if err != nil {
 			missing = append(missing, name)
@@ -68,4 +69,14 @@ func run(out string) error {
 		return err
 	}
 	return os.WriteFile(out, buf.Bytes(), 0o644)
+}
+
+// zones is the gazetteer's time zones, sorted, each once.
+func zones() []string {
+	var names []string
+	for _, p := range gazetteer.Places() {
+		names = append(names, p.Zone)
+	}
+	slices.Sort(names)
+	return slices.Compact(names)
 }
