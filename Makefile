@@ -39,7 +39,7 @@ bench: ## Run the benchmarks (BENCHTIME, BENCHCOUNT to tune).
 
 # make compare: Stoplight Prism, the mock server people use for OpenAPI documents, pinned to one
 # version and installed with npm into a cache folder outside the repo. Prism ignores the /api
-# prefix of the document's server, so it serves a copy of spec/openapi.yaml whose paths carry
+# prefix of the document's server, so it serves a copy of openapi/openapi.yaml whose paths carry
 # /api (scripts/perf writes it); both servers then answer the same URLs. The same load (list,
 # then upload, each after a warm-up) runs against Prism and then against mediaspec serve, and
 # the table shows both and the ratios. scripts/perf stops both servers at the end, on an error

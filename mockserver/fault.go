@@ -1,7 +1,6 @@
 package mockserver
 
 import (
-	"errors"
 	"fmt"
 )
 
@@ -50,13 +49,4 @@ func invalidFields(problems []string) *domainError {
 // internal wraps a broken invariant of the mock as an internal error.
 func internal(err error) *domainError {
 	return &domainError{code: errInternal, message: err.Error()}
-}
-
-// codeOf is the kind of err: errInternal for anything that is not a domain error.
-func codeOf(err error) errorCode {
-	var de *domainError
-	if errors.As(err, &de) {
-		return de.code
-	}
-	return errInternal
 }

@@ -11,7 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/mediaspec/mediaspec/mockserver/model"
-	"github.com/mediaspec/mediaspec/spec"
+	"github.com/mediaspec/mediaspec/openapi"
 )
 
 func TestSharedLinksErrors(t *testing.T) {
@@ -318,12 +318,12 @@ func TestServesOpenAPIDocument(t *testing.T) {
 	assert.Contains(t, doc.OpenAPI, "3.0")
 	assert.Contains(t, doc.Paths, "/asset/upload")
 	assert.Contains(t, doc.Paths, "/shared-links")
-	assert.Equal(t, spec.JSON(), rep.body)
+	assert.Equal(t, openapi.JSON(), rep.body)
 
 	rep = do(t, newRequest(t, http.MethodGet, srv.URL+"/api/openapi.yaml", nil))
 	require.Equal(t, http.StatusOK, rep.status)
 	assert.Contains(t, rep.header.Get("Content-Type"), "yaml")
-	assert.Equal(t, spec.YAML(), rep.body)
+	assert.Equal(t, openapi.YAML(), rep.body)
 }
 
 // TestLinkExpiresAtItsExpiry judges a link's expiry against the wall clock:

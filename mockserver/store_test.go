@@ -1,6 +1,7 @@
 package mockserver
 
 import (
+	"errors"
 	"testing"
 	"time"
 
@@ -254,4 +255,13 @@ func TestStoreWritesRefusedLeaveNothing(t *testing.T) {
 			requireUnchanged(t, db, before)
 		})
 	}
+}
+
+// codeOf is the kind of err: errInternal for anything that is not a domain error.
+func codeOf(err error) errorCode {
+	var de *domainError
+	if errors.As(err, &de) {
+		return de.code
+	}
+	return errInternal
 }

@@ -1,20 +1,19 @@
-// Package spec holds the project's OpenAPI document and validates requests and
-// responses against it (or against any other OpenAPI 3 document).
+// Package spec validates responses against the project's OpenAPI document
+// (package openapi), or against any other OpenAPI 3 document.
 //
-// The document is written by hand from SPEC.md and BEHAVIOUR.md, embedded in
-// the binary and served by the mock. A Validator routes a request to its
-// operation and checks it, or the response to it, with kin-openapi; problems
+// A Validator routes a request to its operation and checks the response to
+// it with kin-openapi; problems
 // come back as *Violations, one short line each, naming the JSON path, the rule
 // and the offending value, never whole schemas. JSON response bodies are
 // checked by schemas compiled at Load (body.go), which apply kin-openapi's
-// rules in one pass over the bytes, about ten times faster than kin-openapi;
-// what they do not cover goes to kin-openapi.
+// rules in one pass over the bytes (a 100-link listing: 17.5 ms against
+// 273-448 ms for kin-openapi, measured side by side); what they do not cover
+// goes to kin-openapi.
 package spec
 
 import (
 	"bytes"
 	"context"
-	_ "embed"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -31,105 +30,13 @@ import (
 	"github.com/getkin/kin-openapi/openapi3filter"
 	"github.com/getkin/kin-openapi/routers"
 	"github.com/getkin/kin-openapi/routers/gorillamux"
-	"go.yaml.in/yaml/v3"
-)
 
-//go:embed openapi.yaml
-var document []byte
+	"github.com/mediaspec/mediaspec/openapi"
+)
 
 // ErrNoOperation is returned (wrapped, as "no operation for GET /api/nope")
 // when a request matches no operation of the document.
 var ErrNoOperation = errors.New("no operation")
-
-// YAML returns the project's OpenAPI document as written, in YAML.
-func YAML() []byte { return bytes.Clone(document) }
-
-// JSON returns the project's OpenAPI document converted to JSON, keys in the
-// order of the YAML. It panics if the embedded document is not valid YAML,
-// which the package's tests rule out.
-func JSON() []byte {
-	b, err := yamlToJSON(document)
-	if err != nil {
-		panic(fmt.Sprintf("spec: embedded openapi.yaml: %v", err))
-	}
-	return b
-}
-
-// yamlToJSON converts a YAML document to JSON, keeping the order of mapping
-// keys (a map round trip would sort them).
-func yamlToJSON(in []byte) ([]byte, error) {
-	var root yaml.Node
-	if err := yaml.Unmarshal(in, &root); err != nil {
-		return nil, fmt.Errorf("parse yaml: %w", err)
-	}
-	var buf bytes.Buffer
-	if err := writeJSON(&buf, &root); err != nil {
-		return nil, err
-	}
-	buf.WriteByte('\n')
-	return buf.Bytes(), nil
-}
-
-func writeJSON(buf *bytes.Buffer, n *yaml.Node) error {
-	switch n.Kind {
-	case yaml.DocumentNode:
-		if len(n.Content) != 1 {
-			return fmt.Errorf("line %d: a document holds %d nodes, want 1", n.Line, len(n.Content))
-		}
-		return writeJSON(buf, n.Content[0])
-	case yaml.AliasNode:
-		return writeJSON(buf, n.Alias)
-	case yaml.MappingNode:
-		buf.WriteByte('{')
-		for i := 0; i+1 < len(n.Content); i += 2 {
-			if i > 0 {
-				buf.WriteByte(',')
-			}
-			key := n.Content[i]
-			if key.Kind != yaml.ScalarNode {
-				return fmt.Errorf("line %d: a mapping key is not a scalar", key.Line)
-			}
-			if err := writeValue(buf, key.Value); err != nil {
-				return err
-			}
-			buf.WriteByte(':')
-			if err := writeJSON(buf, n.Content[i+1]); err != nil {
-				return err
-			}
-		}
-		buf.WriteByte('}')
-	case yaml.SequenceNode:
-		buf.WriteByte('[')
-		for i, item := range n.Content {
-			if i > 0 {
-				buf.WriteByte(',')
-			}
-			if err := writeJSON(buf, item); err != nil {
-				return err
-			}
-		}
-		buf.WriteByte(']')
-	case yaml.ScalarNode:
-		var v any
-		if err := n.Decode(&v); err != nil {
-			return fmt.Errorf("line %d: %w", n.Line, err)
-		}
-		return writeValue(buf, v)
-	default:
-		return fmt.Errorf("line %d: unexpected yaml node kind %d", n.Line, n.Kind)
-	}
-	return nil
-}
-
-func writeValue(buf *bytes.Buffer, v any) error {
-	enc := json.NewEncoder(buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return fmt.Errorf("encode %v: %w", v, err)
-	}
-	buf.Truncate(buf.Len() - 1) // Encode's newline
-	return nil
-}
 
 // Validator checks requests and responses against one OpenAPI document. The
 // document is loaded, validated and routed once; a Validator is safe for
@@ -146,33 +53,24 @@ type Validator struct {
 
 // Load returns a Validator for the project's embedded document.
 func Load(ctx context.Context) (*Validator, error) {
-	loader := openapi3.NewLoader()
-	loader.Context = ctx
-	doc, err := loader.LoadFromData(document)
-	if err != nil {
-		return nil, fmt.Errorf("load embedded openapi.yaml: %w", err)
-	}
-	v, err := newValidator(ctx, doc)
+	v, err := LoadDocument(ctx, openapi.YAML())
 	if err != nil {
 		return nil, fmt.Errorf("embedded openapi.yaml: %w", err)
 	}
 	return v, nil
 }
 
-// LoadFile returns a Validator for the OpenAPI 3 document at path, in JSON or
-// YAML.
-func LoadFile(ctx context.Context, path string) (*Validator, error) {
+// LoadDocument returns a Validator for an OpenAPI 3 document, in JSON or
+// YAML, that refers to nothing outside itself (the upstream server's
+// documents, for one).
+func LoadDocument(ctx context.Context, data []byte) (*Validator, error) {
 	loader := openapi3.NewLoader()
 	loader.Context = ctx
-	doc, err := loader.LoadFromFile(path)
+	doc, err := loader.LoadFromData(data)
 	if err != nil {
-		return nil, fmt.Errorf("load %s: %w", path, err)
+		return nil, fmt.Errorf("load: %w", err)
 	}
-	v, err := newValidator(ctx, doc)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	return v, nil
+	return newValidator(ctx, doc)
 }
 
 // uuidPattern is the layout of a UUID of any version. kin-openapi does not
@@ -222,27 +120,6 @@ func (v *Validator) route(r *http.Request) (*routers.Route, map[string]string, e
 		return nil, nil, fmt.Errorf("route %s %s: %w", r.Method, r.URL.Path, err)
 	}
 	return route, params, nil
-}
-
-// ValidateRequest checks r's parameters and body against its operation.
-// Credentials are not checked. The body is read and put back, so r can still
-// be sent or served. It returns *Violations when r does not conform, and an
-// error wrapping ErrNoOperation when no operation matches r.
-func (v *Validator) ValidateRequest(ctx context.Context, r *http.Request) error {
-	route, params, err := v.route(r)
-	if err != nil {
-		return err
-	}
-	err = openapi3filter.ValidateRequest(ctx, &openapi3filter.RequestValidationInput{
-		Request:    r,
-		PathParams: params,
-		Route:      route,
-		Options:    v.requestOptions,
-	})
-	if err == nil {
-		return nil
-	}
-	return &Violations{List: dedupe(collect(nil, "", err))}
 }
 
 // Response is a response to validate: its status, headers and whole body.

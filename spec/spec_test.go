@@ -21,6 +21,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/mediaspec/mediaspec/openapi"
 	"github.com/mediaspec/mediaspec/spec"
 )
 
@@ -105,7 +106,7 @@ func lines(t *testing.T, err error) []string {
 }
 
 func TestEmbeddedDocument(t *testing.T) {
-	doc, err := openapi3.NewLoader().LoadFromData(spec.YAML())
+	doc, err := openapi3.NewLoader().LoadFromData(openapi.YAML())
 	require.NoError(t, err)
 	require.NoError(t, doc.Validate(t.Context()))
 
@@ -171,7 +172,7 @@ func TestSchemasMatchUpstream(t *testing.T) {
 	}
 	upstream, err := openapi3.NewLoader().LoadFromFile(upstreamPath)
 	require.NoError(t, err)
-	ours, err := openapi3.NewLoader().LoadFromData(spec.YAML())
+	ours, err := openapi3.NewLoader().LoadFromData(openapi.YAML())
 	require.NoError(t, err)
 
 	for name, ref := range upstream.Components.Schemas {
@@ -195,28 +196,10 @@ func TestSchemasMatchUpstream(t *testing.T) {
 	}
 }
 
-func TestYAMLAndJSONAreTheSameDocument(t *testing.T) {
-	yamlDoc, jsonDoc := spec.YAML(), spec.JSON()
-	require.True(t, json.Valid(jsonDoc), "JSON() is valid JSON")
-	assert.YAMLEq(t, string(yamlDoc), string(jsonDoc))
-	assert.True(t, bytes.HasPrefix(jsonDoc, []byte(`{"openapi":"3.0.3","info":`)), "keys keep the YAML's order")
-
-	// Both load to the same document.
-	fromYAML, err := openapi3.NewLoader().LoadFromData(yamlDoc)
-	require.NoError(t, err)
-	fromJSON, err := openapi3.NewLoader().LoadFromData(jsonDoc)
-	require.NoError(t, err)
-	assert.JSONEq(t, string(encode(t, fromYAML)), string(encode(t, fromJSON)))
-
-	// Callers get their own copies.
-	spec.YAML()[0] = 'X'
-	assert.Equal(t, yamlDoc, spec.YAML())
-}
-
 func TestLoadFile(t *testing.T) {
 	dir := t.TempDir()
 	jsonPath := filepath.Join(dir, "openapi.json")
-	require.NoError(t, os.WriteFile(jsonPath, spec.JSON(), 0o600))
+	require.NoError(t, os.WriteFile(jsonPath, openapi.JSON(), 0o600))
 	invalidPath := filepath.Join(dir, "invalid.yaml")
 	require.NoError(t, os.WriteFile(invalidPath, []byte("openapi: 3.0.3\ninfo: {title: x}\npaths: {}\n"), 0o600))
 
@@ -225,7 +208,7 @@ func TestLoadFile(t *testing.T) {
 		path    string
 		wantErr string
 	}{
-		{name: "yaml", path: "openapi.yaml"},
+		{name: "yaml", path: "../openapi/openapi.yaml"},
 		{name: "json", path: jsonPath},
 		{name: "missing file", path: filepath.Join(dir, "nope.yaml"), wantErr: "nope.yaml"},
 		{name: "invalid document", path: invalidPath, wantErr: "invalid document"},
@@ -266,8 +249,8 @@ func TestValidResponses(t *testing.T) {
 		{name: "empty listing", method: http.MethodGet, url: linksURL, status: 200, body: `[]`},
 		{name: "listing forbidden", method: http.MethodGet, url: linksURL + "?key=abc", status: 403, body: `{"message":"Forbidden resource","error":"Forbidden","statusCode":403}`},
 		{name: "listing on another host", method: http.MethodGet, url: "https://photos.example.com/api/shared-links", status: 200, body: `[]`},
-		{name: "openapi.json", method: http.MethodGet, url: "http://127.0.0.1:43211/api/openapi.json", status: 200, body: string(spec.JSON())},
-		{name: "openapi.yaml", method: http.MethodGet, url: "http://127.0.0.1:43211/api/openapi.yaml", status: 200, header: http.Header{"Content-Type": {"application/yaml"}}, body: string(spec.YAML())},
+		{name: "openapi.json", method: http.MethodGet, url: "http://127.0.0.1:43211/api/openapi.json", status: 200, body: string(openapi.JSON())},
+		{name: "openapi.yaml", method: http.MethodGet, url: "http://127.0.0.1:43211/api/openapi.yaml", status: 200, header: http.Header{"Content-Type": {"application/yaml"}}, body: string(openapi.YAML())},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

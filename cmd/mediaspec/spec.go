@@ -4,7 +4,7 @@ import (
 	"flag"
 	"io"
 
-	"github.com/mediaspec/mediaspec/spec"
+	"github.com/mediaspec/mediaspec/openapi"
 )
 
 func runSpec(args []string, stdout, stderr io.Writer) error {
@@ -14,9 +14,9 @@ func runSpec(args []string, stdout, stderr io.Writer) error {
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	doc := spec.YAML()
+	doc := openapi.YAML()
 	if *asJSON {
-		doc = spec.JSON()
+		doc = openapi.JSON()
 	}
 	_, err := stdout.Write(doc)
 	return err

@@ -17,7 +17,7 @@ import (
 	"time"
 
 	"github.com/mediaspec/mediaspec/load"
-	"github.com/mediaspec/mediaspec/spec"
+	"github.com/mediaspec/mediaspec/openapi"
 )
 
 // compareConfig is what `perf compare` runs.
@@ -78,7 +78,7 @@ func compare(ctx context.Context, c compareConfig, stdout, stderr io.Writer) err
 	if c.prismVersion != "" && version != c.prismVersion {
 		return fmt.Errorf("prism reports version %s, not the pinned %s", version, c.prismVersion)
 	}
-	doc, err := prismDocument(spec.JSON())
+	doc, err := prismDocument(openapi.JSON())
 	if err != nil {
 		return err
 	}
@@ -87,7 +87,7 @@ func compare(ctx context.Context, c compareConfig, stdout, stderr io.Writer) err
 		return fmt.Errorf("write prism's document: %w", err)
 	}
 	fmt.Fprintf(stdout, "Stoplight Prism %s (prism mock, static examples, log level error) against mediaspec serve --quiet.\n", version)
-	fmt.Fprintf(stdout, "Prism ignores the document's server prefix (/api), so it serves a copy of spec/openapi.yaml whose\n")
+	fmt.Fprintf(stdout, "Prism ignores the document's server prefix (/api), so it serves a copy of openapi/openapi.yaml whose\n")
 	fmt.Fprintf(stdout, "paths carry /api and whose server is /: both servers answer the same URLs.\n")
 	fmt.Fprintf(stdout, "Load: %d workers on this machine, %s of each scenario after %s of warm-up, Prism first.\n", c.concurrency, c.duration, c.warmup)
 	fmt.Fprintf(stdout, "Machine: %d cores, load average %s at the start.\n\n", runtime.NumCPU(), loadAverage())

@@ -16,11 +16,11 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/mediaspec/mediaspec/load"
-	"github.com/mediaspec/mediaspec/spec"
+	"github.com/mediaspec/mediaspec/openapi"
 )
 
 func TestPrismDocument(t *testing.T) {
-	out, err := prismDocument(spec.JSON())
+	out, err := prismDocument(openapi.JSON())
 	require.NoError(t, err)
 	var doc struct {
 		OpenAPI string                     `json:"openapi"`
@@ -37,7 +37,7 @@ func TestPrismDocument(t *testing.T) {
 	var orig struct {
 		Paths map[string]json.RawMessage `json:"paths"`
 	}
-	require.NoError(t, json.Unmarshal(spec.JSON(), &orig))
+	require.NoError(t, json.Unmarshal(openapi.JSON(), &orig))
 	assert.Len(t, doc.Paths, len(orig.Paths))
 	assert.JSONEq(t, string(orig.Paths["/shared-links"]), string(doc.Paths["/api/shared-links"]), "operations are moved unchanged")
 }
