@@ -213,10 +213,10 @@ func (up *upload) readFile(part *multipart.Part, bufs *uploadBuffers) error {
 	var head []byte // only the asset's head is kept: only its EXIF is read
 	switch part.FormName() {
 	case "assetData":
-		slot, allowed = &up.asset, func(ext string) bool { return assetTypeOf(ext) != "" }
+		slot, allowed = &up.asset, func(ext string) bool { return model.AssetTypeOf(ext) != "" }
 		head = bufs.head[:0]
 	case "livePhotoData":
-		slot, allowed = &up.live, func(ext string) bool { return assetTypeOf(ext) == model.AssetVideo }
+		slot, allowed = &up.live, func(ext string) bool { return model.AssetTypeOf(ext) == model.AssetVideo }
 	case "sidecarData":
 		slot, allowed = &up.sidecar, func(ext string) bool { return ext == ".xmp" }
 	}
@@ -354,26 +354,10 @@ func parseDate(v string) (time.Time, bool) {
 	return time.Time{}, false
 }
 
-// assetTypeOf is the asset type of a file extension (lower case, with its
-// dot), or "" for a type the upload does not take.
-func assetTypeOf(ext string) string {
-	switch ext {
-	case ".3fr", ".ari", ".arw", ".avif", ".bmp", ".cap", ".cin", ".cr2", ".cr3", ".crw", ".dcr", ".dng",
-		".erf", ".fff", ".gif", ".heic", ".heif", ".hif", ".iiq", ".insp", ".jpe", ".jpeg", ".jpg", ".jxl",
-		".k25", ".kdc", ".mrw", ".nef", ".orf", ".ori", ".pef", ".png", ".psd", ".raf", ".raw", ".rw2",
-		".rwl", ".sr2", ".srf", ".srw", ".svg", ".tif", ".tiff", ".webp", ".x3f":
-		return model.AssetImage
-	case ".3gp", ".3gpp", ".avi", ".flv", ".insv", ".m2ts", ".m4v", ".mkv", ".mov", ".mp4", ".mpe",
-		".mpeg", ".mpg", ".mts", ".webm", ".wmv":
-		return model.AssetVideo
-	}
-	return ""
-}
-
 // records makes the stored asset of the upload, and the hidden video of a
 // live photo if it has one. The store gives them their ids and times.
 func (up *upload) records(owner string) (asset model.AssetRecord, live *model.AssetRecord) {
-	asset = up.record(owner, up.asset, assetTypeOf(strings.ToLower(path.Ext(up.asset.filename))), up.isVisible)
+	asset = up.record(owner, up.asset, model.AssetTypeOf(strings.ToLower(path.Ext(up.asset.filename))), up.isVisible)
 	if up.live != nil {
 		v := up.record(owner, up.live, model.AssetVideo, false)
 		live = &v

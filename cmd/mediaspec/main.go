@@ -1,6 +1,9 @@
 // Command mediaspec is a mock server and a conformance harness for the
 // media-asset API: `mediaspec serve` runs the in-memory reference server,
-// `mediaspec spec` prints its OpenAPI document.
+// `mediaspec check` runs the conformance features against a server (or the
+// built-in mock), `mediaspec load` measures a server under load, `mediaspec
+// fixtures` writes (or checks) a dataset file and `mediaspec spec` prints the
+// OpenAPI document.
 package main
 
 import (
@@ -38,6 +41,7 @@ Usage:
   mediaspec serve [flags]    run the in-memory mock server (mediaspec serve -h for its flags)
   mediaspec spec [--json]    print the OpenAPI document
   mediaspec fixtures [flags] write a generated dataset as JSON, for serve --fixtures
+                             (--check FILE: report every broken invariant of a dataset file)
   mediaspec check [flags]    run the conformance features against a server, or the built-in mock (mediaspec check -h)
   mediaspec load [flags]     send load to a server of the API and report its speed (mediaspec load -h)
 `

@@ -205,3 +205,40 @@ func TestServeStopsWithARequestInFlight(t *testing.T) {
 	require.NoError(t, err)
 	assert.Contains(t, string(log), "requests still in flight were cut off", "the request was in flight when serve stopped")
 }
+
+// TestFixturesCheck: --check passes a generated dataset, and lists every
+// broken invariant of a hand-broken one, exiting 1.
+func TestFixturesCheck(t *testing.T) {
+	dir := t.TempDir()
+	good := filepath.Join(dir, "good.json")
+	require.NoError(t, run(t.Context(), []string{"fixtures", "--seed", "3", "--anchor", "2026-11-01", "--links", "3", "--users", "1", "--out", good}, io.Discard, io.Discard))
+	var out strings.Builder
+	require.NoError(t, run(t.Context(), []string{"fixtures", "--check", good}, &out, io.Discard))
+	assert.Regexp(t, `good.json: 2 users, \d+ assets, \d+ albums, \d+ shared links: every invariant holds`, out.String())
+
+	b, err := os.ReadFile(good)
+	require.NoError(t, err)
+	var d map[string]any
+	require.NoError(t, json.Unmarshal(b, &d))
+	albums := d["albums"].([]any)
+	require.NotEmpty(t, albums)
+	album := albums[0].(map[string]any)
+	album["albumThumbnailAssetId"] = "00000000-0000-4000-8000-00000000beef"
+	users := d["users"].([]any)
+	users[1].(map[string]any)["avatarColor"] = "teal"
+	broken := filepath.Join(dir, "broken.json")
+	b, err = json.Marshal(d)
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(broken, b, 0o644))
+	out.Reset()
+	err = run(t.Context(), []string{"fixtures", "--check", broken}, &out, io.Discard)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "broken invariants")
+	assert.Contains(t, out.String(), "thumbnail 00000000-0000-4000-8000-00000000beef is not one of its assets")
+	assert.Contains(t, out.String(), `avatarColor "teal"`)
+	assert.GreaterOrEqual(t, strings.Count(out.String(), "broken.json: "), 2, "every problem is listed:\n%s", out.String())
+
+	err = run(t.Context(), []string{"fixtures", "--check", good, "--seed", "7"}, io.Discard, io.Discard)
+	assert.ErrorIs(t, err, errUsage)
+	assert.Error(t, run(t.Context(), []string{"fixtures", "--check", filepath.Join(dir, "none.json")}, io.Discard, io.Discard))
+}

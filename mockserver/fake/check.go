@@ -47,8 +47,6 @@ var (
 	uuidPattern     = regexp.MustCompile(`^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$`)
 	durationPattern = regexp.MustCompile(`^\d+:[0-5]\d:[0-5]\d\.\d{6}$`)
 	utcOffsetZone   = regexp.MustCompile(`^UTC([+-])(\d{1,2})(?::(\d{2}))?$`)
-	imageExtensions = strings.Fields(".3fr .ari .arw .avif .bmp .cap .cin .cr2 .cr3 .crw .dcr .dng .erf .fff .gif .heic .heif .hif .iiq .insp .jpe .jpeg .jpg .jxl .k25 .kdc .mrw .nef .orf .ori .pef .png .psd .raf .raw .rw2 .rwl .sr2 .srf .srw .svg .tif .tiff .webp .x3f")
-	videoExtensions = strings.Fields(".3gp .3gpp .avi .flv .insv .m2ts .m4v .mkv .mov .mp4 .mpe .mpeg .mpg .mts .webm .wmv")
 )
 
 type checker struct {
@@ -217,14 +215,14 @@ func (c *checker) checkAsset(a *model.AssetRecord, checksums map[string]string) 
 	ext := strings.ToLower(path.Ext(a.OriginalFileName))
 	switch a.Type {
 	case model.AssetImage:
-		if !slices.Contains(imageExtensions, ext) {
+		if model.AssetTypeOf(ext) != model.AssetImage {
 			fail("IMAGE has file name %q", a.OriginalFileName)
 		}
 		if a.Duration != model.DefaultDuration {
 			fail("IMAGE has duration %q, want %q", a.Duration, model.DefaultDuration)
 		}
 	case model.AssetVideo:
-		if !slices.Contains(videoExtensions, ext) {
+		if model.AssetTypeOf(ext) != model.AssetVideo {
 			fail("VIDEO has file name %q", a.OriginalFileName)
 		}
 		if !durationPattern.MatchString(a.Duration) {

@@ -435,10 +435,10 @@ func TestCameraCatalogue(t *testing.T) {
 		assert.NotEmpty(t, d.lenses, d.model)
 		assert.NotEmpty(t, d.dims, d.model)
 		assert.NotEmpty(t, d.videoDims, d.model)
-		assert.Contains(t, imageExtensions, "."+strings.ToLower(d.stillExt), d.model)
-		assert.Contains(t, videoExtensions, "."+strings.ToLower(d.videoExt), d.model)
+		assert.Contains(t, model.ImageExtensions(), "."+strings.ToLower(d.stillExt), d.model)
+		assert.Contains(t, model.VideoExtensions(), "."+strings.ToLower(d.videoExt), d.model)
 		if d.rawExt != "" {
-			assert.Contains(t, imageExtensions, "."+strings.ToLower(d.rawExt), d.model)
+			assert.Contains(t, model.ImageExtensions(), "."+strings.ToLower(d.rawExt), d.model)
 		}
 		for _, dim := range d.dims {
 			assert.GreaterOrEqual(t, dim[0], dim[1], "%s: sizes are landscape", d.model)

@@ -8,6 +8,7 @@ package model
 
 import (
 	"fmt"
+	"slices"
 	"time"
 )
 
@@ -110,6 +111,40 @@ const (
 // API's order.
 func AvatarColors() []string {
 	return []string{"primary", "pink", "red", "yellow", "blue", "green", "purple", "orange", "gray", "amber"}
+}
+
+// The file extensions an upload takes, lower case with their dot, in the
+// order the server's media types list them (raw formats first). Only read.
+var (
+	imageExtensions = [...]string{".3fr", ".ari", ".arw", ".cap", ".cin", ".cr2", ".cr3", ".crw", ".dcr", ".dng",
+		".erf", ".fff", ".iiq", ".k25", ".kdc", ".mrw", ".nef", ".orf", ".ori", ".pef", ".psd", ".raf", ".raw",
+		".rw2", ".rwl", ".sr2", ".srf", ".srw", ".x3f", ".avif", ".bmp", ".gif", ".heic", ".heif", ".hif", ".insp",
+		".jpe", ".jpeg", ".jpg", ".jxl", ".png", ".svg", ".tif", ".tiff", ".webp"}
+	videoExtensions = [...]string{".3gp", ".3gpp", ".avi", ".flv", ".insv", ".m2ts", ".m4v", ".mkv", ".mov",
+		".mp4", ".mpe", ".mpeg", ".mpg", ".mts", ".webm", ".wmv"}
+)
+
+// ImageExtensions returns the extensions of image files, as GET
+// /api/server-info/media-types lists them.
+func ImageExtensions() []string { return slices.Clone(imageExtensions[:]) }
+
+// VideoExtensions returns the extensions of video files, as GET
+// /api/server-info/media-types lists them.
+func VideoExtensions() []string { return slices.Clone(videoExtensions[:]) }
+
+// SidecarExtensions returns the extensions of sidecar files.
+func SidecarExtensions() []string { return []string{".xmp"} }
+
+// AssetTypeOf is the asset type of a file extension (lower case, with its
+// dot): AssetImage, AssetVideo, or "" for a file an upload does not take.
+func AssetTypeOf(ext string) string {
+	switch {
+	case slices.Contains(imageExtensions[:], ext):
+		return AssetImage
+	case slices.Contains(videoExtensions[:], ext):
+		return AssetVideo
+	}
+	return ""
 }
 
 // DefaultDuration is the duration the reference gives every still image.
