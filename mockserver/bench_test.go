@@ -3,6 +3,7 @@ package mockserver
 import (
 	"bytes"
 	"encoding/binary"
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -142,5 +143,34 @@ func BenchmarkAlbum(b *testing.B) {
 			}
 			b.SetBytes(int64(size))
 		})
+	}
+}
+
+// BenchmarkBulkUploadCheck measures the uploader's batch check of 1,000
+// checksums, half of them the owner's files, through the handler.
+func BenchmarkBulkUploadCheck(b *testing.B) {
+	d := fake.Generate(fake.Options{Seed: 1, Anchor: time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC), Links: 100, APIKey: keyAlice})
+	h, err := New(Config{Dataset: func() model.Dataset { return d }})
+	require.NoError(b, err)
+	var items []map[string]string
+	for i := range 1000 {
+		sum := fmt.Sprintf("%040x", i)
+		if i%2 == 0 && i/2 < len(d.Assets) && d.Assets[i/2].OwnerID == d.Users[0].ID {
+			sum = d.Assets[i/2].Checksum
+		}
+		items = append(items, map[string]string{"id": fmt.Sprint(i), "checksum": sum})
+	}
+	body, err := json.Marshal(map[string]any{"assets": items})
+	require.NoError(b, err)
+	b.ReportAllocs()
+	for b.Loop() {
+		r := httptest.NewRequest(http.MethodPost, "/api/asset/bulk-upload-check", bytes.NewReader(body))
+		r.Header.Set("Content-Type", "application/json")
+		r.Header.Set("x-api-key", keyAlice)
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, r)
+		if w.Code != http.StatusOK {
+			b.Fatalf("status %d: %s", w.Code, w.Body)
+		}
 	}
 }

@@ -60,3 +60,9 @@ func FuzzAddAssetsToAlbum(f *testing.F) {
 	fuzzJSON(f, http.MethodPut, "/api/albums/"+testAlbumID+"/assets",
 		`{"ids":["`+aliceAssetID+`","`+aliceAssetID+`"]}`, `{"ids":"x"}`, `{"ids":[1,true,null]}`)
 }
+
+func FuzzBulkUploadCheck(f *testing.F) {
+	fuzzJSON(f, http.MethodPost, "/api/asset/bulk-upload-check",
+		`{"assets":[{"id":"a","checksum":"`+sha1Base64([]byte(aliceAssetBody))+`"},{"id":"b","checksum":"zz"}]}`,
+		`{"assets":[{"id":1,"checksum":null},2,[]]}`, `{"assets":"x"}`)
+}

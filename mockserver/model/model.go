@@ -545,3 +545,27 @@ type SanitizedSharedLink struct {
 	Assets []SanitizedAsset `json:"assets"`
 	Token  *string          `json:"token,omitempty"`
 }
+
+// BulkCheckResult is the API's AssetBulkUploadCheckResult: whether the
+// server wants one file of an uploader's batch.
+type BulkCheckResult struct {
+	ID      string `json:"id"`
+	AssetID string `json:"assetId,omitempty"`
+	Action  string `json:"action"`
+	Reason  string `json:"reason,omitempty"`
+}
+
+// AssetInfo is an asset as GET /api/asset/{id} shows it: its tags and
+// people always as lists, empty ones too. They shadow the asset's own.
+type AssetInfo struct {
+	Asset
+	Tags   []Tag    `json:"tags"`
+	People []Person `json:"people"`
+}
+
+// AssetStats is the API's AssetStatsResponseDto.
+type AssetStats struct {
+	Images int `json:"images"`
+	Videos int `json:"videos"`
+	Total  int `json:"total"`
+}

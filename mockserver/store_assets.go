@@ -1,0 +1,146 @@
+package mockserver
+
+import (
+	"encoding/base64"
+	"encoding/hex"
+	"slices"
+
+	"github.com/mediaspec/mediaspec/mockserver/model"
+)
+
+// Assets: the store's side of the uploader's batch check, of reading one
+// asset, and of who may see an asset's pictures.
+
+// bulkCheckItem is one file of the uploader's batch: its id in the batch
+// and its SHA-1, as the client wrote it.
+type bulkCheckItem struct {
+	id, checksum string
+}
+
+// bulkCheckSum reads a batch check's checksum as the reference does: 28
+// characters are base64, anything else hex (either case). The bool is
+// false for a checksum that does not decode, which is no duplicate.
+func bulkCheckSum(v string) ([20]byte, bool) {
+	var sum [20]byte
+	var b []byte
+	var err error
+	if len(v) == 28 {
+		b, err = base64.StdEncoding.DecodeString(v)
+	} else {
+		b, err = hex.DecodeString(v)
+	}
+	if err != nil || len(b) != len(sum) {
+		return sum, false
+	}
+	copy(sum[:], b)
+	return sum, true
+}
+
+// bulkCheck answers, in order, whether the owner already has each file:
+// reject as a duplicate, with the asset's id, or accept. One read lock, one
+// lookup per item.
+func (db *store) bulkCheck(owner string, items []bulkCheckItem) []model.BulkCheckResult {
+	out := make([]model.BulkCheckResult, len(items))
+	db.mu.RLock()
+	defer db.mu.RUnlock()
+	for i, it := range items {
+		out[i] = model.BulkCheckResult{ID: it.id, Action: "accept"}
+		if sum, ok := bulkCheckSum(it.checksum); ok {
+			if a := db.state.bySum[checksumKey{owner: owner, sum: sum}]; a != nil {
+				out[i] = model.BulkCheckResult{ID: it.id, AssetID: a.ID, Action: "reject", Reason: "duplicate"}
+			}
+		}
+	}
+	return out
+}
+
+// assetReadable finds an asset p may see: its owner's, one in an album p
+// owns or is a user of (an editor's asset in the owner's album too), or
+// one of the assets of p's link (its own, then its album's).
+func (st *state) assetReadable(p principal, id string) *model.AssetRecord {
+	a := st.assetBy[id]
+	switch {
+	case a == nil:
+		return nil
+	case p.link != nil:
+		if slices.Contains(p.link.AssetIDs, id) {
+			return a
+		}
+		if p.link.AlbumID != nil && slices.Contains(st.albumByID[*p.link.AlbumID].AssetIDs, id) {
+			return a
+		}
+		return nil
+	case a.OwnerID == p.user.ID:
+		return a
+	}
+	for _, al := range st.albums {
+		if roleOf(al, p.user.ID) != "" && slices.Contains(al.AssetIDs, id) {
+			return a
+		}
+	}
+	return nil
+}
+
+// asset is an asset as GET /api/asset/{id} shows it to p: with its owner
+// (not through a link), its tags and people as lists, the real isFavorite
+// only for its owner; sanitized through a link that hides metadata.
+func (db *store) asset(p principal, id string) (any, error) {
+	db.mu.RLock()
+	defer db.mu.RUnlock()
+	st := db.state
+	a := st.assetReadable(p, id)
+	if a == nil {
+		return nil, fail(errNoAccess, "Not found or no asset.read access")
+	}
+	v := st.assetShown(a, assetLook{owner: p.link == nil, tags: true, exif: true, favorite: a.OwnerID == p.user.ID})
+	if p.link != nil && !p.link.ShowMetadata {
+		return sanitized(v), nil
+	}
+	full := model.AssetInfo{Asset: v, Tags: v.Tags, People: v.People}
+	if full.Tags == nil {
+		full.Tags = []model.Tag{}
+	}
+	if full.People == nil {
+		full.People = []model.Person{}
+	}
+	return full, nil
+}
+
+// canView says whether p may see an asset's pictures: the readers of the
+// asset, with the message the picture routes answer others.
+func (db *store) canView(p principal, id string) error {
+	db.mu.RLock()
+	defer db.mu.RUnlock()
+	if db.state.assetReadable(p, id) == nil {
+		return fail(errNoAccess, "Not found or no asset.view access")
+	}
+	return nil
+}
+
+// statistics counts the user's own assets, of the kinds the filter keeps.
+func (db *store) statistics(userID string, archived, favorite, trashed *bool) model.AssetStats {
+	db.mu.RLock()
+	defer db.mu.RUnlock()
+	var s model.AssetStats
+	keep := func(want *bool, v bool) bool { return want == nil || *want == v }
+	for _, a := range db.state.assets {
+		if a.OwnerID != userID || !a.IsVisible || !keep(archived, a.IsArchived) || !keep(favorite, a.IsFavorite) || !keep(trashed, a.IsTrashed) {
+			continue
+		}
+		switch a.Type {
+		case model.AssetImage:
+			s.Images++
+		case model.AssetVideo:
+			s.Videos++
+		}
+		s.Total++
+	}
+	return s
+}
+
+// userExists says whether a user of that id exists.
+func (db *store) userExists(id string) bool {
+	db.mu.RLock()
+	defer db.mu.RUnlock()
+	return db.state.userByID[id] != nil
+}
