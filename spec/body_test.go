@@ -12,6 +12,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/mediaspec/mediaspec/openapi"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -74,10 +76,24 @@ func testListing(t testing.TB) []byte {
 func TestCompiledBodies(t *testing.T) {
 	v, err := Load(t.Context())
 	require.NoError(t, err)
-	// Every JSON response of the document is compiled: the listing, the
-	// upload results, the sessions, users and keys, the errors (with oneOf)
-	// and openapi.json.
-	assert.Len(t, v.bodies, 17)
+	// Every response body of the document that is not a file is
+	// compiled, oneOf and all.
+	doc, err := openapi3.NewLoader().LoadFromData(openapi.YAML())
+	require.NoError(t, err)
+	bodies := map[*openapi3.MediaType]bool{}
+	for _, item := range doc.Paths.Map() {
+		for _, op := range item.Operations() {
+			for _, resp := range op.Responses.Map() {
+				for _, mt := range resp.Value.Content {
+					if s := mt.Schema.Value; !s.Type.Is(openapi3.TypeString) || s.Format != "binary" {
+						bodies[mt] = true
+					}
+				}
+			}
+		}
+	}
+	require.Greater(t, len(bodies), 30)
+	assert.Len(t, v.bodies, len(bodies))
 
 	r, err := http.NewRequestWithContext(t.Context(), http.MethodGet, testLinksURL, nil)
 	require.NoError(t, err)
