@@ -2,8 +2,10 @@ package mockserver
 
 import (
 	"encoding/json"
+	"maps"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"testing"
 
@@ -160,11 +162,7 @@ func TestAlbumInfo(t *testing.T) {
 	rep.json(t, &link)
 	getJSON(t, srv, "/api/albums/"+link.Album.ID, &al, "x-immich-share-key", link.Key)
 	asset := al["assets"].([]any)[0].(map[string]any)
-	keys := make([]string, 0, len(asset))
-	for k := range asset {
-		keys = append(keys, k)
-	}
-	assert.ElementsMatch(t, []string{"id", "type", "thumbhash", "localDateTime", "resized", "duration", "livePhotoVideoId", "hasMetadata"}, keys)
+	assert.ElementsMatch(t, []string{"id", "type", "thumbhash", "localDateTime", "resized", "duration", "livePhotoVideoId", "hasMetadata"}, slices.Collect(maps.Keys(asset)))
 	assert.Equal(t, false, asset["hasMetadata"])
 }
 

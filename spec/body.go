@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"net/http"
 	"regexp"
@@ -350,14 +351,7 @@ var codepoint = regexp.MustCompile(`(?P<replaced_with_slash_x>\\u)(?P<code>[0-9A
 // goPattern rewrites a pattern as kin-openapi does before compiling it.
 func goPattern(re string) string { return codepoint.ReplaceAllString(re, `\x{${code}}`) }
 
-func componentNames[V any](m map[string]V) []string {
-	names := make([]string, 0, len(m))
-	for name := range m {
-		names = append(names, name)
-	}
-	slices.Sort(names)
-	return names
-}
+func componentNames[V any](m map[string]V) []string { return slices.Sorted(maps.Keys(m)) }
 
 // errFallback stops the walk of a body that kin-openapi must validate.
 var errFallback = errors.New("left to kin-openapi")
