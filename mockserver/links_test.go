@@ -1,6 +1,8 @@
 package mockserver
 
 import (
+	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -250,4 +252,56 @@ func TestMySharedLink(t *testing.T) {
 	// The owner still sees the password.
 	getJSON(t, srv, "/api/shared-links/"+p["id"].(string), &l, "x-api-key", keyAlice)
 	assert.Equal(t, "sardines", l["password"])
+}
+
+// TestHugeIDLists sends 100,000 ids to every operation that takes a list:
+// each answers at once, one result per id where it answers per id (a
+// quadratic walk would take minutes here).
+func TestHugeIDLists(t *testing.T) {
+	srv := newTestServer(t)
+	const n = 100_000
+	ids := make([]string, n)
+	for i := range ids {
+		ids[i] = fmt.Sprintf("00000000-0000-4000-8000-%012x", i+1)
+	}
+	ids[n/2] = aliceAssetID
+	list, err := json.Marshal(ids)
+	require.NoError(t, err)
+	l := createLink(t, srv, keyAlice, `{"type":"INDIVIDUAL","assetIds":["`+aliceAssetID+`"]}`)
+	for _, tt := range []struct {
+		name, method, path, body string
+		results                  int
+	}{
+		{"add to an album", http.MethodPut, "/api/albums/" + testAlbumID + "/assets", `{"ids":` + string(list) + `}`, n},
+		{"add to a link", http.MethodPut, "/api/shared-links/" + l["id"].(string) + "/assets", `{"assetIds":` + string(list) + `}`, n},
+		{"remove from a link", http.MethodDelete, "/api/shared-links/" + l["id"].(string) + "/assets", `{"assetIds":` + string(list) + `}`, n},
+		{"make a link", http.MethodPost, "/api/shared-links", `{"type":"INDIVIDUAL","assetIds":` + string(list) + `}`, -1},
+		{"make an album", http.MethodPost, "/api/albums", `{"albumName":"big","assetIds":` + string(list) + `}`, -1},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			rep := sendJSON(t, srv, tt.method, tt.path, tt.body, "x-api-key", keyAlice)
+			require.Less(t, rep.status, 500, "%.300s", rep.body)
+			if tt.results > 0 {
+				require.Equal(t, http.StatusOK, rep.status, "%.300s", rep.body)
+				var res []map[string]any
+				rep.json(t, &res)
+				assert.Len(t, res, tt.results)
+			}
+		})
+	}
+	items := make([]map[string]string, n)
+	for i := range items {
+		items[i] = map[string]string{"id": ids[i], "checksum": fmt.Sprintf("%040x", i)}
+	}
+	body, err := json.Marshal(map[string]any{"assets": items})
+	require.NoError(t, err)
+	// 100,000 items are over 8 MiB of JSON: a clear 413 that says the limit.
+	requireError(t, postJSON(t, srv, "/api/asset/bulk-upload-check", string(body), "x-api-key", keyAlice), 413, "The request body is larger than the limit of 8388608 bytes")
+	body, err = json.Marshal(map[string]any{"assets": items[:n/2]})
+	require.NoError(t, err)
+	rep := postJSON(t, srv, "/api/asset/bulk-upload-check", string(body), "x-api-key", keyAlice)
+	require.Equal(t, http.StatusOK, rep.status, "%.300s", rep.body)
+	var res struct{ Results []any }
+	rep.json(t, &res)
+	assert.Len(t, res.Results, n/2)
 }

@@ -90,11 +90,13 @@ func (db *store) createLink(userID string, nl newLink) (model.SharedLink, error)
 			return fail(errInvalid, "Invalid assetIds")
 		}
 		var ids []string
+		seen := make(map[string]bool, len(nl.assetIDs))
 		for _, id := range nl.assetIDs {
 			if a := st.assetBy[id]; a == nil || a.OwnerID != userID {
 				return fail(errNoAccess, "Not found or no asset.share access")
 			}
-			if !slices.Contains(ids, id) {
+			if !seen[id] {
+				seen[id] = true
 				ids = append(ids, id)
 			}
 		}
@@ -270,8 +272,8 @@ func (db *store) changeLinkAssets(p principal, id string, ids []string, add bool
 			in[a] = true
 		}
 		out = make([]model.AssetIDResult, 0, len(ids))
-		next := slices.Clone(old.AssetIDs)
-		changed := false
+		var added []string
+		removed := map[string]bool{}
 		for _, aid := range ids {
 			r := model.AssetIDResult{AssetID: aid}
 			switch a := st.assetBy[aid]; {
@@ -280,22 +282,21 @@ func (db *store) changeLinkAssets(p principal, id string, ids []string, add bool
 			case add && (a == nil || a.OwnerID != old.UserID):
 				r.Error = bulkNoPermission
 			case add:
-				in[aid], r.Success, changed = true, true, true
-				next = append(next, aid)
+				in[aid], r.Success = true, true
+				added = append(added, aid)
 			case !in[aid]:
 				r.Error = bulkNotFound
 			default:
 				delete(in, aid)
-				r.Success, changed = true, true
-				next = slices.DeleteFunc(next, func(x string) bool { return x == aid })
+				r.Success, removed[aid] = true, true
 			}
 			out = append(out, r)
 		}
-		if !changed {
+		if len(added) == 0 && len(removed) == 0 {
 			return nil
 		}
 		l := *old
-		l.AssetIDs = next
+		l.AssetIDs = slices.Concat(slices.DeleteFunc(slices.Clone(old.AssetIDs), func(x string) bool { return removed[x] }), added)
 		if err := st.replaceLink(old, &l, tx); err != nil {
 			return internal(err)
 		}
