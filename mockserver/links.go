@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"net/url"
 	"slices"
+	"strings"
 	"time"
 	"unicode/utf8"
 
@@ -297,7 +298,7 @@ func (s *server) handleMySharedLink() http.Handler {
 			writeError(w, err)
 			return
 		}
-		if token != "" && password != nil && !slices.Contains(credentialsOf(r).linkTokens, token) {
+		if token != "" && password != nil && !strings.Contains(token, ",") && !slices.Contains(credentialsOf(r).linkTokens, token) {
 			http.SetCookie(w, &http.Cookie{
 				Name: "immich_shared_link_token", Value: url.QueryEscape(token), Path: "/",
 				MaxAge: int(linkTokenCookieAge / time.Second), Expires: s.cfg.Now().Add(linkTokenCookieAge),

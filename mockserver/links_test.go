@@ -245,6 +245,9 @@ func TestMySharedLink(t *testing.T) {
 	// The token opens it again, even beside a wrong password, and the
 	// cookie does too; without it, the key alone opens nothing else.
 	require.Equal(t, http.StatusOK, getJSON(t, srv, "/api/shared-links/me?key="+key+"&password=nope&token="+url.QueryEscape(token), nil).status)
+	list := "other," + token
+	require.Equal(t, http.StatusOK, getJSON(t, srv, "/api/shared-links/me?key="+key+"&token="+url.QueryEscape(list), &l).status)
+	assert.Equal(t, list, l["token"], "the answer echoes the list of tokens")
 	require.Equal(t, http.StatusOK, getJSON(t, srv, "/api/shared-links/me?key="+key, nil, "Cookie", "immich_shared_link_token="+url.QueryEscape(token)).status)
 	requireError(t, getJSON(t, srv, "/api/albums/"+testAlbumID+"?key="+key, nil), 401, "Invalid password")
 	requireError(t, getJSON(t, srv, "/api/albums/"+testAlbumID+"?key="+key+"&token="+url.QueryEscape(token), nil), 400, "Not found or no album.read access")

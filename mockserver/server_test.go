@@ -214,9 +214,8 @@ func TestRoutingErrors(t *testing.T) {
 	srv := newTestServer(t)
 	requireError(t, do(t, newRequest(t, http.MethodGet, srv.URL+"/api/nope", nil)), 404, "Cannot GET /api/nope")
 	rep := do(t, newRequest(t, http.MethodDelete, srv.URL+"/api/shared-links", nil))
-	requireError(t, rep, 405, "Cannot DELETE /api/shared-links")
-	assert.Contains(t, rep.header.Get("Allow"), "GET")
-	requireError(t, do(t, newRequest(t, http.MethodPut, srv.URL+"/api/asset/upload", nil)), 405, nil)
+	requireError(t, rep, 404, "Cannot DELETE /api/shared-links")
+	requireError(t, do(t, newRequest(t, http.MethodPut, srv.URL+"/api/asset/upload", nil)), 404, "Cannot PUT /api/asset/upload")
 
 	// Paths the mux would clean and redirect with an HTML body are no
 	// route: a JSON 404 naming the path as it came.

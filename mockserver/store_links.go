@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/base64"
 	"slices"
+	"strings"
 
 	"github.com/mediaspec/mediaspec/mockserver/model"
 )
@@ -324,10 +325,14 @@ func (db *store) myLink(p principal, password *string, tokens []string) (any, st
 	token := ""
 	if protected(l) {
 		want := sharedLinkToken(l)
-		if !slices.Contains(tokens, want) && (password == nil || *password != *l.Password) {
+		switch {
+		case slices.Contains(tokens, want):
+			token = strings.Join(tokens, ",") // the reference echoes the list it was given
+		case password != nil && *password == *l.Password:
+			token = want
+		default:
 			return nil, "", fail(errUnauthenticated, "Invalid password")
 		}
-		token = want
 	}
 	v := st.linkDetail(l)
 	v.Password = nil
