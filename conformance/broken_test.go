@@ -224,6 +224,7 @@ func TestBrokenVariantsAreCaught(t *testing.T) {
 				Target:      startMock(t, smallData, tc.break_),
 				APIKey:      apiKey,
 				Password:    fake.DefaultPassword,
+				AdminAPIKey: apiKey,
 				Tags:        tc.tags,
 				Concurrency: 4,
 			})

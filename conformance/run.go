@@ -96,8 +96,12 @@ type Config struct {
 	// SecondAPIKey is another user's API key (optional).
 	SecondAPIKey string
 	// Email and Password are the login of APIKey's user (optional: the
-	// scenarios that use a session are skipped without a password).
+	// scenarios that use a session then log in as a user the harness makes,
+	// or are skipped).
 	Email, Password string
+	// AdminAPIKey, or AdminEmail and AdminPassword, are an admin's
+	// credentials, with which the harness makes the users it needs.
+	AdminAPIKey, AdminEmail, AdminPassword string
 	// ChecksumHeader names the duplicate-detection header (optional).
 	ChecksumHeader string
 	// Tags filters the scenarios, in godog's tag expression syntax, e.g.
@@ -198,6 +202,9 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 		SecondAPIKey:   cfg.SecondAPIKey,
 		Email:          cfg.Email,
 		Password:       cfg.Password,
+		AdminAPIKey:    cfg.AdminAPIKey,
+		AdminEmail:     cfg.AdminEmail,
+		AdminPassword:  cfg.AdminPassword,
 		ChecksumHeader: cfg.ChecksumHeader,
 		Client:         cfg.Client,
 		Validator:      validator,

@@ -20,6 +20,7 @@ func TestMockPassesEverything(t *testing.T) {
 		Target:      startMock(t, defaultData, nil),
 		APIKey:      apiKey,
 		Password:    fake.DefaultPassword,
+		AdminAPIKey: apiKey,
 		Output:      &out,
 		Concurrency: 4,
 	})

@@ -25,14 +25,12 @@ Feature: Who may list shared links
     When I list my shared links
     Then the request is refused with status 401 and the message "Invalid user token"
 
-  @control
   Scenario: A shared link's key cannot list links
     Given I have shared an album that allows uploads
     And I use the key of that link
     When I list my shared links
     Then the request is refused with status 403 and the message "Forbidden resource"
 
-  @control
   Scenario: A shared link's key cannot list links, even with my API key beside it
     Given I have shared an album that allows uploads
     And I use the key of that link

@@ -1,9 +1,8 @@
-@shared-links @control
+@shared-links
 Feature: Uploaded assets in shared links
   What a device uploads is what the people it is shared with see: the asset appears in a link made
-  for it with the file name, the checksum and the details the device sent. (These scenarios make
-  their links through the mock's control API, and the mock shows the EXIF it read from the file; a
-  server may leave exifInfo out of the listing.)
+  for it with the file name, the checksum and the details the device sent. (The mock shows the
+  EXIF it read from the file; a server may leave exifInfo out of the listing.)
 
   Background:
     Given I use my API key

@@ -43,7 +43,6 @@ Feature: Who may upload
       | the bearer token "not-a-real-token" beside my API key                         | Invalid user token |
       | the shared link key "no-such-link" beside my API key as a bearer token        | Invalid share key  |
 
-  @control
   Scenario: A link that does not let its holder upload does not tell which files its owner has
     A checksum header sent through such a link is not answered "duplicate": that would tell the
     link's holder which files the owner keeps.
@@ -65,7 +64,6 @@ Feature: Who may upload
     When I upload a new photo "IMG_4021.JPG"
     Then the request is refused with status 401 and the message "Invalid user token"
 
-  @control
   Scenario: A link that allows uploads lets its holder upload for the link's owner
     Given I have shared an album that allows uploads
     And I use the key of that link
@@ -75,7 +73,6 @@ Feature: Who may upload
     And I upload the same photo again
     Then the upload is recognised as a duplicate of the first
 
-  @control
   Scenario: What is uploaded through a link is not added to the link
     Given I have shared an album that allows uploads
     And I use the key of that link
@@ -85,7 +82,6 @@ Feature: Who may upload
     And I list my shared links
     Then that link still holds no assets
 
-  @control
   Scenario Outline: Links that do not let their holder upload
     Given I have shared an album <which>
     And I use the key of that link

@@ -29,7 +29,6 @@ Feature: Uploading an asset
     When I upload a new live photo "IMG_4021.JPG" with its video "IMG_4021.MOV"
     Then the upload is accepted as new
 
-  @control
   Scenario: A live photo's video is kept with the still, as a video of its own
     When I upload a new live photo "IMG_4021.JPG" with its video "IMG_4021.MOV"
     Then the upload is accepted as new
@@ -53,7 +52,6 @@ Feature: Uploading an asset
       | isOffline      | false                     |
       | duration       | 0:00:05.00000             |
 
-  @control
   Scenario Outline: Optional details are kept as given
     When I upload a new photo "IMG_4021.JPG" with "<part>" set to "<value>"
     Then the upload is accepted as new

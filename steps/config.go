@@ -29,6 +29,9 @@ const (
 	TagControl = "@control"
 	// TagSecondUser marks scenarios that need a second user.
 	TagSecondUser = "@second-user"
+	// TagNewUser marks scenarios that need a user the harness makes (with
+	// an admin's credentials).
+	TagNewUser = "@new-user"
 )
 
 // DefaultChecksumHeader is the header that announces a file's SHA-1.
@@ -41,13 +44,17 @@ type Config struct {
 	BaseURL string
 	// APIKey is the API key of the user the scenarios act as.
 	APIKey string
+	// AdminAPIKey is an admin's API key, or AdminEmail and AdminPassword
+	// an admin's login: with either, the harness makes the users it needs
+	// (POST /admin/users), with their sessions and API keys.
+	AdminAPIKey, AdminEmail, AdminPassword string
 	// Email and Password are that user's login, for the scenarios that use
 	// a session. Without a password they are skipped; without an email, the
 	// API key's user's email is asked for (GET /users/me).
 	Email, Password string
 	// SecondAPIKey is another user's API key, for scenarios tagged
-	// @second-user. When empty, such scenarios create a user through the
-	// control API, or are skipped when there is none.
+	// @second-user. When empty, such scenarios make a user with the admin's
+	// credentials, or are skipped when there are none.
 	SecondAPIKey string
 	// ChecksumHeader names the duplicate-detection header
 	// (DefaultChecksumHeader when empty).
@@ -72,12 +79,6 @@ func (cfg Config) check() (Config, error) {
 	cfg.BaseURL = strings.TrimSuffix(cfg.BaseURL, "/")
 	cfg.ChecksumHeader = cmp.Or(cfg.ChecksumHeader, DefaultChecksumHeader)
 	return cfg, nil
-}
-
-// controlURL is the URL of a control API path: at the host root of the base URL.
-func (cfg Config) controlURL(path string) string {
-	u, _ := url.Parse(cfg.BaseURL) // checked by check
-	return u.Scheme + "://" + u.Host + "/__mock" + path
 }
 
 // SkipError skips a scenario, saying why. It matches godog.ErrSkip.

@@ -3,7 +3,6 @@ package steps
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -134,40 +133,6 @@ func (cfg Config) validate(ctx context.Context, ar apiRequest, resp *response) e
 		return &ViolationError{Request: resp.request, Status: resp.status, Violations: vs.List}
 	}
 	return fmt.Errorf("validating the answer to %s: %w", resp.request, err)
-}
-
-// control sends a control API request acting as apiKey ("" for nobody) and
-// decodes its JSON answer into out, which it expects with status want.
-func (cfg Config) control(ctx context.Context, method, path, apiKey string, in, out any, want int) error {
-	var body io.Reader
-	if in != nil {
-		b, err := json.Marshal(in)
-		if err != nil {
-			return err
-		}
-		body = bytes.NewReader(b)
-	}
-	r, err := http.NewRequestWithContext(ctx, method, cfg.controlURL(path), body)
-	if err != nil {
-		return err
-	}
-	r.Header.Set("Content-Type", "application/json")
-	if apiKey != "" {
-		r.Header.Set("x-api-key", apiKey)
-	}
-	resp, err := cfg.do(r)
-	if err != nil {
-		return fmt.Errorf("control API: %w", err)
-	}
-	if resp.status != want {
-		return fmt.Errorf("control API: %s, want %d", resp, want)
-	}
-	if out != nil {
-		if err := json.Unmarshal(resp.body, out); err != nil {
-			return fmt.Errorf("control API: %s: %w", resp, err)
-		}
-	}
-	return nil
 }
 
 // form is a multipart upload under construction: text parts and files, in order.

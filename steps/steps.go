@@ -2,7 +2,6 @@ package steps
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"slices"
 
@@ -13,6 +12,8 @@ import (
 type user struct {
 	apiKey string
 	id     string // known once a link of theirs was seen; "" before
+	// A user the harness made has a login and a session too.
+	email, password, session string
 }
 
 // scenario is the state of one scenario; every scenario gets a new one.
@@ -71,14 +72,17 @@ func (s *scenario) needs(p *godog.Scenario) error {
 	if slices.Contains(tags, TagControl) && !s.cfg.Control {
 		return skip("needs the mock's control API (%s), which the target does not have", TagControl)
 	}
-	if slices.Contains(tags, TagSecondUser) && s.cfg.SecondAPIKey == "" && !s.cfg.Control {
-		return skip("needs a second user: give --second-api-key, or use a target with the control API (%s)", TagSecondUser)
+	if slices.Contains(tags, TagNewUser) && !s.cfg.canMakeUsers() {
+		return skip("needs to make a user: give --admin-api-key, or --admin-email and --admin-password (%s)", TagNewUser)
+	}
+	if slices.Contains(tags, TagSecondUser) && s.cfg.SecondAPIKey == "" && !s.cfg.canMakeUsers() {
+		return skip("needs a second user: give --second-api-key, or --admin-api-key to let the harness make one (%s)", TagSecondUser)
 	}
 	return nil
 }
 
-// otherUser is the second user: the configured one, or one made through the
-// control API.
+// otherUser is the second user: the configured one, or one the harness
+// makes with the admin's credentials.
 func (s *scenario) otherUser(ctx context.Context) (*user, error) {
 	if s.other != nil {
 		return s.other, nil
@@ -86,72 +90,16 @@ func (s *scenario) otherUser(ctx context.Context) (*user, error) {
 	switch {
 	case s.cfg.SecondAPIKey != "":
 		s.other = &user{apiKey: s.cfg.SecondAPIKey}
-	case s.cfg.Control:
+	case s.cfg.canMakeUsers():
 		u, err := s.newUser(ctx)
 		if err != nil {
 			return nil, err
 		}
 		s.other = u
 	default:
-		return nil, skip("needs a second user")
+		return nil, skip("needs a second user: give --second-api-key, or --admin-api-key to let the harness make one")
 	}
 	return s.other, nil
-}
-
-// session logs in as the scenario's user and returns the session's
-// access token.
-func (s *scenario) session(ctx context.Context) (string, error) {
-	if s.cfg.Password == "" {
-		return "", skip("needs the login of the API key's user (--email and --password) to start a session")
-	}
-	email := s.cfg.Email
-	if email == "" {
-		resp, err := s.cfg.send(ctx, apiRequest{method: "GET", path: "/users/me", creds: credentials{apiKey: s.me.apiKey}})
-		if err != nil {
-			return "", err
-		}
-		var me struct {
-			Email string `json:"email"`
-		}
-		if resp.status != 200 || json.Unmarshal(resp.body, &me) != nil || me.Email == "" {
-			return "", fmt.Errorf("finding the email of the API key's user: %s", resp)
-		}
-		email = me.Email
-	}
-	body, err := json.Marshal(map[string]string{"email": email, "password": s.cfg.Password})
-	if err != nil {
-		return "", err
-	}
-	resp, err := s.cfg.send(ctx, apiRequest{method: "POST", path: "/auth/login", contentType: "application/json", body: body})
-	if err != nil {
-		return "", err
-	}
-	var login struct {
-		AccessToken string `json:"accessToken"`
-	}
-	if resp.status != 201 || json.Unmarshal(resp.body, &login) != nil || login.AccessToken == "" {
-		return "", fmt.Errorf("logging in as %s: %s", email, resp)
-	}
-	return login.AccessToken, nil
-}
-
-// newUser makes a user through the control API.
-func (s *scenario) newUser(ctx context.Context) (*user, error) {
-	var out struct {
-		User struct {
-			ID string `json:"id"`
-		} `json:"user"`
-		APIKey string `json:"apiKey"`
-	}
-	suffix := randomHex(6)
-	in := map[string]any{"name": "Conformance " + suffix, "email": "conformance-" + suffix + "@example.com"}
-	if err := s.cfg.control(ctx, "POST", "/users", "", in, &out, 201); err != nil {
-		return nil, err
-	}
-	if out.APIKey == "" {
-		return nil, fmt.Errorf("control API: the new user has no apiKey")
-	}
-	return &user{apiKey: out.APIKey, id: out.User.ID}, nil
 }
 
 func (s *scenario) registerCredentials(sc *godog.ScenarioContext) {

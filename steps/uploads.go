@@ -415,30 +415,21 @@ func (s *scenario) oneOfRaceIsNew() error {
 	return nil
 }
 
-// liveVideoKept finds the last upload and its live photo video among the
-// user's assets, through the control API.
+// liveVideoKept reads the last upload, a live photo, and its video, as
+// GET /asset/{id} shows them.
 func (s *scenario) liveVideoKept(ctx context.Context) error {
 	if s.firstID == "" || s.liveVideo == nil {
 		return fmt.Errorf("no live photo was uploaded earlier in the scenario")
 	}
-	var assets []asset
-	if err := s.cfg.control(ctx, http.MethodGet, "/assets", s.me.apiKey, nil, &assets, http.StatusOK); err != nil {
+	var still, video asset
+	if err := s.assetOf(ctx, s.firstID, &still); err != nil {
 		return err
-	}
-	byID := map[string]asset{}
-	for _, a := range assets {
-		byID[a.ID] = a
-	}
-	still, ok := byID[s.firstID]
-	if !ok {
-		return fmt.Errorf("my assets do not hold the still %s", s.firstID)
 	}
 	if still.LivePhotoVideoID == nil {
 		return fmt.Errorf("the still %s has no livePhotoVideoId", still.ID)
 	}
-	video, ok := byID[*still.LivePhotoVideoID]
-	if !ok {
-		return fmt.Errorf("the still's livePhotoVideoId %s is none of my assets", *still.LivePhotoVideoID)
+	if err := s.assetOf(ctx, *still.LivePhotoVideoID, &video); err != nil {
+		return fmt.Errorf("the still's livePhotoVideoId: %w", err)
 	}
 	if video.Type != "VIDEO" || video.Checksum != s.liveVideo.checksumBase64() {
 		return fmt.Errorf("the live photo video is a %s of checksum %s, want a VIDEO of checksum %s", video.Type, video.Checksum, s.liveVideo.checksumBase64())
@@ -446,36 +437,29 @@ func (s *scenario) liveVideoKept(ctx context.Context) error {
 	return nil
 }
 
-// assetFieldIs reads the asset the last upload created through the control
-// API and compares one of its fields, written as JSON writes it (a string
+// assetFieldIs reads the asset the last upload created (GET /asset/{id})
+// and compares one of its fields, written as JSON writes it (a string
 // without its quotes), with want.
 func (s *scenario) assetFieldIs(ctx context.Context, field, want string) error {
 	id, _, err := s.decodeUpload(http.StatusCreated)
 	if err != nil {
 		return err
 	}
-	var assets []map[string]json.RawMessage
-	if err := s.cfg.control(ctx, http.MethodGet, "/assets", s.me.apiKey, nil, &assets, http.StatusOK); err != nil {
+	var a map[string]json.RawMessage
+	if err := s.assetOf(ctx, id, &a); err != nil {
 		return err
 	}
-	for _, a := range assets {
-		var aid string
-		if json.Unmarshal(a["id"], &aid) != nil || aid != id {
-			continue
-		}
-		raw, ok := a[field]
-		if !ok {
-			return fmt.Errorf("the asset %s has no %q", id, field)
-		}
-		got := string(raw)
-		var str string
-		if json.Unmarshal(raw, &str) == nil {
-			got = str
-		}
-		if got != want {
-			return fmt.Errorf("the asset's %q is %s, want %q", field, raw, want)
-		}
-		return nil
+	raw, ok := a[field]
+	if !ok {
+		return fmt.Errorf("the asset %s has no %q", id, field)
 	}
-	return fmt.Errorf("my assets do not hold the new asset %s", id)
+	got := string(raw)
+	var str string
+	if json.Unmarshal(raw, &str) == nil {
+		got = str
+	}
+	if got != want {
+		return fmt.Errorf("the asset's %q is %s, want %q", field, raw, want)
+	}
+	return nil
 }

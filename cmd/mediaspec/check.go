@@ -52,7 +52,10 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		apiKey         = fs.String("api-key", defaultAPIKey, "API key of the user the scenarios act as")
 		secondAPIKey   = fs.String("second-api-key", "", "API key of a second user, for the scenarios tagged @second-user")
 		email          = fs.String("email", "", "email of the API key's user, for the scenarios that log in (default: asked of the target with the API key)")
-		password       = fs.String("password", "", "password of the API key's user, for the scenarios that log in (without it they are skipped; the built-in mock's by default)")
+		password       = fs.String("password", "", "password of the API key's user, for the scenarios that log in (the built-in mock's by default)")
+		adminAPIKey    = fs.String("admin-api-key", "", "an admin's API key: the harness makes the users it needs with it (the built-in mock's by default)")
+		adminEmail     = fs.String("admin-email", "", "an admin's email, with --admin-password, instead of --admin-api-key")
+		adminPassword  = fs.String("admin-password", "", "that admin's password")
 		tags           = fs.String("tags", "", `run only the scenarios these tags select, e.g. "@robustness" or "~@control"`)
 		checksumHeader = fs.String("checksum-header", mockserver.DefaultChecksumHeader, "name of the header that announces a file's SHA-1")
 		concurrency    = fs.Int("concurrency", 4, "scenarios run at once")
@@ -80,6 +83,9 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		if *password == "" {
 			*password = fake.DefaultPassword
 		}
+		if *adminAPIKey == "" && *adminEmail == "" {
+			*adminAPIKey = *apiKey // the default user is an admin
+		}
 		fmt.Fprintf(stdout, "mediaspec check: no --target given: checking the built-in mock at %s\n", base)
 	}
 	res, err := conformance.Run(ctx, conformance.Config{
@@ -88,6 +94,9 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		SecondAPIKey:   *secondAPIKey,
 		Email:          *email,
 		Password:       *password,
+		AdminAPIKey:    *adminAPIKey,
+		AdminEmail:     *adminEmail,
+		AdminPassword:  *adminPassword,
 		ChecksumHeader: *checksumHeader,
 		Tags:           *tags,
 		Formats:        formats,

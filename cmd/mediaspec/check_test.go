@@ -72,7 +72,8 @@ func TestCheckBuiltInMock(t *testing.T) {
 }
 
 // TestCheckReports checks a running server, as CI does, and writes both file
-// reports; the target has no control API, so its scenarios are skipped.
+// reports; without an admin's credentials, the scenarios that make a user
+// are skipped.
 func TestCheckReports(t *testing.T) {
 	srv, d := startTarget(t, func(c *mockserver.Config) { c.NoControl = true })
 
@@ -83,7 +84,7 @@ func TestCheckReports(t *testing.T) {
 		"--tags", "@shared-links", "--format", "junit:" + junit, "--format", "cucumber:" + cucumber, "--format", "progress"},
 		&out, io.Discard)
 	require.NoError(t, err, out.String())
-	assert.Contains(t, out.String(), "needs the mock's control API")
+	assert.Contains(t, out.String(), "needs to make a user: give --admin-api-key")
 	assert.NotContains(t, out.String(), "needs a second user", "--second-api-key gives one")
 
 	b, err := os.ReadFile(junit)
@@ -138,11 +139,23 @@ func TestCheckBuiltInMockChecksumHeader(t *testing.T) {
 func TestCheckWithoutSecondUser(t *testing.T) {
 	srv, _ := startTarget(t, func(c *mockserver.Config) { c.NoControl = true })
 	var out bytes.Buffer
-	err := run(t.Context(), []string{"check", "--target", srv.URL + "/api", "--api-key", "ci-key", "--tags", "@shared-links && ~@control", "--format", "pretty"},
+	err := run(t.Context(), []string{"check", "--target", srv.URL + "/api", "--api-key", "ci-key", "--tags", "@shared-links", "--format", "pretty"},
 		&out, io.Discard)
 	require.NoError(t, err, out.String())
-	assert.Contains(t, out.String(), "needs a second user: give --second-api-key")
+	assert.Contains(t, out.String(), "needs a second user: give --second-api-key, or --admin-api-key")
 	assert.Regexp(t, `\d+ scenarios: [1-9]\d* passed, 0 failed, [1-9]\d* skipped`, out.String())
+}
+
+// TestCheckWithAnAdminKey checks a target without the control API, given
+// one user's API key and an admin's: the harness makes every user it needs
+// through the API, and nothing is skipped.
+func TestCheckWithAnAdminKey(t *testing.T) {
+	srv, d := startTarget(t, func(c *mockserver.Config) { c.NoControl = true })
+	var out bytes.Buffer
+	err := run(t.Context(), []string{"check", "--target", srv.URL + "/api", "--api-key", d.Users[1].APIKey, "--admin-api-key", "ci-key", "--format", "progress"},
+		&out, io.Discard)
+	require.NoError(t, err, out.String())
+	assert.Regexp(t, `\d+ scenarios: [1-9]\d* passed, 0 failed, 0 skipped`, out.String())
 }
 
 // TestCheckEverythingSkipped: a run whose every selected scenario was
@@ -153,8 +166,8 @@ func TestCheckEverythingSkipped(t *testing.T) {
 	tests := []struct {
 		tags, reason string
 	}{
-		{"@control", "needs the mock's control API"},
-		{"@second-user && ~@control", "needs a second user: give --second-api-key"},
+		{"@new-user", "needs to make a user: give --admin-api-key"},
+		{"@second-user", "needs a second user: give --second-api-key"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.tags, func(t *testing.T) {
