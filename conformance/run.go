@@ -99,6 +99,9 @@ type Config struct {
 	// scenarios that use a session then log in as a user the harness makes,
 	// or are skipped).
 	Email, Password string
+	// Settle bounds how long scenarios wait for what the target derives
+	// from a file after the upload (steps.DefaultSettle if zero).
+	Settle time.Duration
 	// AdminAPIKey, or AdminEmail and AdminPassword, are an admin's
 	// credentials, with which the harness makes the users it needs.
 	AdminAPIKey, AdminEmail, AdminPassword string
@@ -203,6 +206,7 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 		Email:          cfg.Email,
 		Password:       cfg.Password,
 		AdminAPIKey:    cfg.AdminAPIKey,
+		Settle:         cfg.Settle,
 		AdminEmail:     cfg.AdminEmail,
 		AdminPassword:  cfg.AdminPassword,
 		ChecksumHeader: cfg.ChecksumHeader,

@@ -1,10 +1,15 @@
 package steps
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
+	"time"
+
+	"github.com/cucumber/godog"
 )
 
 // Scenarios arrange what they need through the API's own operations, so
@@ -173,4 +178,38 @@ func (s *scenario) makeLink(ctx context.Context, u *user, req map[string]any) (*
 // assetOf reads one of the scenario's user's assets, as GET /asset/{id} shows it.
 func (s *scenario) assetOf(ctx context.Context, id string, out any) error {
 	return s.call(ctx, "reading asset "+id, http.MethodGet, "/asset/"+id, credentials{apiKey: s.me.apiKey}, nil, out, http.StatusOK)
+}
+
+// DefaultSettle is how long the harness waits, by default, for what a
+// server derives from a file after the upload.
+const DefaultSettle = 30 * time.Second
+
+// settlePoll is how often a scenario that waits asks again.
+const settlePoll = 200 * time.Millisecond
+
+// settle runs check until it passes, the scenario is skipped, or the
+// configured settle time runs out: then check's last failure is the
+// scenario's, saying how long the harness waited. A server reads a file's
+// metadata and makes its thumbnails after the upload; the harness never
+// sleeps blindly for them.
+func (s *scenario) settle(ctx context.Context, check func() error) error {
+	limit := cmp.Or(s.cfg.Settle, DefaultSettle)
+	start := time.Now()
+	t := time.NewTimer(0)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-t.C:
+		}
+		err := check()
+		if err == nil || errors.Is(err, godog.ErrSkip) {
+			return err
+		}
+		if waited := time.Since(start); waited >= limit {
+			return fmt.Errorf("%w (still so after %s: the --settle time a server has to derive it)", err, waited.Round(time.Millisecond))
+		}
+		t.Reset(settlePoll)
+	}
 }

@@ -16,6 +16,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"time"
 
 	"github.com/cucumber/godog"
 
@@ -59,6 +60,9 @@ type Config struct {
 	// ChecksumHeader names the duplicate-detection header
 	// (DefaultChecksumHeader when empty).
 	ChecksumHeader string
+	// Settle bounds how long scenarios wait for what a server derives from
+	// a file after the upload (metadata, thumbnails): DefaultSettle if zero.
+	Settle time.Duration
 	// Client sends every request; it should have timeouts.
 	Client *http.Client
 	// Validator checks every API response.

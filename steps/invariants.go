@@ -1,6 +1,7 @@
 package steps
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -218,22 +219,28 @@ func (s *scenario) registerUploadedInLinks(sc *godog.ScenarioContext) {
 		}
 		return nil
 	})
-	sc.Step(`^the photo's EXIF names its camera, make "([^"]*)" and model "([^"]*)", and the size of the file$`, func(cameraMake, model string) error {
-		a, err := photo()
-		if err != nil {
-			return err
+	sc.Step(`^the photo, read on its own, names in its EXIF its camera, make "([^"]*)" and model "([^"]*)", and the size of the file$`, func(ctx context.Context, cameraMake, model string) error {
+		if s.firstID == "" {
+			return fmt.Errorf("no photo was uploaded earlier in the scenario")
 		}
-		e := a.ExifInfo
-		if e == nil {
-			return fmt.Errorf("the photo has no exifInfo")
-		}
-		if e.Make == nil || *e.Make != cameraMake || e.Model == nil || *e.Model != model {
-			return fmt.Errorf("exifInfo names the camera %s %s, want %q %q (from the file's EXIF)", strOrNull(e.Make), strOrNull(e.Model), cameraMake, model)
-		}
-		if e.FileSizeInByte == nil || *e.FileSizeInByte != int64(len(s.photo.content)) {
-			return fmt.Errorf("exifInfo.fileSizeInByte is %s, want %d, the bytes sent", intOrNull(e.FileSizeInByte), len(s.photo.content))
-		}
-		return nil
+		// A server reads a file's metadata after the upload: wait for it.
+		return s.settle(ctx, func() error {
+			var a asset
+			if err := s.assetOf(ctx, s.firstID, &a); err != nil {
+				return err
+			}
+			e := a.ExifInfo
+			if e == nil {
+				return fmt.Errorf("the photo has no exifInfo")
+			}
+			if e.Make == nil || *e.Make != cameraMake || e.Model == nil || *e.Model != model {
+				return fmt.Errorf("exifInfo names the camera %s %s, want %q %q (from the file's EXIF)", strOrNull(e.Make), strOrNull(e.Model), cameraMake, model)
+			}
+			if e.FileSizeInByte == nil || *e.FileSizeInByte != int64(len(s.photo.content)) {
+				return fmt.Errorf("exifInfo.fileSizeInByte is %s, want %d, the bytes sent", intOrNull(e.FileSizeInByte), len(s.photo.content))
+			}
+			return nil
+		})
 	})
 	sc.Step(`^the photo is an IMAGE of mine, with the device ids and dates I sent$`, func() error {
 		a, err := photo()

@@ -16,6 +16,7 @@ import (
 	"github.com/mediaspec/mediaspec/mockserver"
 	"github.com/mediaspec/mediaspec/mockserver/fake"
 	"github.com/mediaspec/mediaspec/mockserver/model"
+	"github.com/mediaspec/mediaspec/steps"
 )
 
 // formatList is the repeatable --format flag.
@@ -59,10 +60,14 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		tags           = fs.String("tags", "", `run only the scenarios these tags select, e.g. "@robustness" or "~@control"`)
 		checksumHeader = fs.String("checksum-header", mockserver.DefaultChecksumHeader, "name of the header that announces a file's SHA-1")
 		concurrency    = fs.Int("concurrency", 4, "scenarios run at once")
+		settle         = fs.Duration("settle", steps.DefaultSettle, "how long scenarios wait for what the target derives from a file after the upload (EXIF, thumbnails)")
 	)
 	fs.Var(&formats, "format", "report format, repeatable: pretty, progress (on stdout, or NAME:FILE), junit:FILE, cucumber:FILE (default: pretty on a terminal, else progress)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
+	}
+	if *settle <= 0 {
+		return fmt.Errorf("%w: --settle must be a positive duration, like 30s", errUsage)
 	}
 	if *concurrency < 1 {
 		return fmt.Errorf("%w: --concurrency must be at least 1", errUsage)
@@ -97,6 +102,7 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		AdminAPIKey:    *adminAPIKey,
 		AdminEmail:     *adminEmail,
 		AdminPassword:  *adminPassword,
+		Settle:         *settle,
 		ChecksumHeader: *checksumHeader,
 		Tags:           *tags,
 		Formats:        formats,
