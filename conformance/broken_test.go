@@ -217,6 +217,94 @@ func TestBrokenVariantsAreCaught(t *testing.T) {
 			caughtBy: "A broken body is refused and the server keeps answering",
 			tags:     "@robustness",
 		},
+		{
+			name: "says a link is deleted and keeps its key alive",
+			break_: func(h http.Handler, _ model.Dataset) http.Handler {
+				return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+					if r.Method == http.MethodDelete && strings.HasPrefix(r.URL.Path, "/api/shared-links/") && !strings.HasSuffix(r.URL.Path, "/assets") {
+						w.WriteHeader(http.StatusOK)
+						return
+					}
+					h.ServeHTTP(w, r)
+				})
+			},
+			caughtBy: "A link is edited, then deleted",
+			tags:     "@shared-links",
+		},
+		{
+			name: "counts an album's assets wrong",
+			break_: editJSON(isRequest(http.MethodGet, "/api/albums/"), func(status int, body any) (int, any) {
+				if m, ok := body.(map[string]any); ok {
+					if n, ok := m["assetCount"].(json.Number); ok {
+						v, _ := n.Int64()
+						m["assetCount"] = v + 1
+					}
+				}
+				return status, body
+			}),
+			caughtBy: "An album made of photos holds them and counts them",
+			tags:     "@albums",
+		},
+		{
+			name: "puts another user's photo into my album",
+			break_: editJSON(isRequest(http.MethodPut, "/api/albums/"), func(status int, body any) (int, any) {
+				list, _ := body.([]any)
+				for _, r := range list {
+					if m, ok := r.(map[string]any); ok && m["error"] == "no_permission" {
+						m["success"] = true
+						delete(m, "error")
+					}
+				}
+				return status, body
+			}),
+			caughtBy: "Another user's photo cannot go into my album",
+			tags:     "@albums",
+		},
+		{
+			name: "opens a link without its password",
+			break_: editJSON(isRequest(http.MethodGet, "/api/shared-links/me"), func(status int, body any) (int, any) {
+				if status == http.StatusUnauthorized {
+					return http.StatusOK, map[string]any{}
+				}
+				return status, body
+			}),
+			caughtBy: "A link with a password opens only with it",
+			tags:     "@shared-links",
+		},
+		{
+			name: "shows a hiding link's file names to its holder",
+			break_: editJSON(isRequest(http.MethodGet, "/api/shared-links/me"), func(status int, body any) (int, any) {
+				if m, ok := body.(map[string]any); ok {
+					list, _ := m["assets"].([]any)
+					for _, a := range list {
+						if a, ok := a.(map[string]any); ok {
+							a["originalFileName"] = "IMG_4021.JPG"
+						}
+					}
+				}
+				return status, body
+			}),
+			caughtBy: "A link that hides metadata shows only what a page needs",
+			tags:     "@shared-links",
+		},
+		{
+			name: "accepts a file it already has in the batch check",
+			break_: editJSON(isRequest(http.MethodPost, "/api/asset/bulk-upload-check"), func(status int, body any) (int, any) {
+				if m, ok := body.(map[string]any); ok {
+					list, _ := m["results"].([]any)
+					for _, r := range list {
+						if r, ok := r.(map[string]any); ok {
+							r["action"] = "accept"
+							delete(r, "reason")
+							delete(r, "assetId")
+						}
+					}
+				}
+				return status, body
+			}),
+			caughtBy: "The server says which files of a batch it already has",
+			tags:     "@upload",
+		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
@@ -255,6 +343,11 @@ func isUpload(r *http.Request) bool {
 }
 func isListing(r *http.Request) bool {
 	return r.Method == http.MethodGet && r.URL.Path == "/api/shared-links"
+}
+
+// isRequest selects the requests of a method whose path starts with prefix.
+func isRequest(method, prefix string) func(*http.Request) bool {
+	return func(r *http.Request) bool { return r.Method == method && strings.HasPrefix(r.URL.Path, prefix) }
 }
 
 // editJSON rewrites the JSON answers to the requests match selects.

@@ -43,6 +43,8 @@ type scenario struct {
 	links      []link // the last listing
 	linksRaw   []byte
 	otherLinks []link
+
+	wf workflow // albums, a link's life, its holder, the batch check
 }
 
 // Register adds the steps to sc, with a new state for its scenario. It
@@ -61,6 +63,7 @@ func Register(sc *godog.ScenarioContext, cfg Config) {
 	s.registerUploads(sc)
 	s.registerRobustness(sc)
 	s.registerLinks(sc)
+	s.registerWorkflows(sc)
 }
 
 // needs skips a scenario whose tags ask for what the target lacks.

@@ -1,0 +1,403 @@
+package steps
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/url"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/cucumber/godog"
+)
+
+// The operations around the two: albums, a link's life, opening a link as
+// its holder, the uploader's batch check, API keys.
+
+// workflow is what these steps keep within a scenario.
+type workflow struct {
+	photos   []string // ids of the photos uploaded by "I have uploaded N new photos"
+	files    []*file  // and their files
+	otherOne string   // the other user's photo
+	album    string   // the album made last
+	results  []bulkResult
+	token    string // the token the link's password gave
+}
+
+// bulkResult is one answer of a request that adds several ids.
+type bulkResult struct {
+	ID      string `json:"id"`
+	AssetID string `json:"assetId"`
+	Success bool   `json:"success"`
+	Error   string `json:"error"`
+	Action  string `json:"action"`
+	Reason  string `json:"reason"`
+}
+
+// uploadPhoto uploads a new photo as who and returns its id.
+func (s *scenario) uploadPhoto(ctx context.Context, who *user) (string, *file, error) {
+	f := newFile(defaultName)
+	resp, err := s.upload(ctx, credentials{apiKey: who.apiKey}, uploadForm(f), "")
+	if err != nil {
+		return "", nil, err
+	}
+	var res uploadResult
+	if resp.status != http.StatusCreated || json.Unmarshal(resp.body, &res) != nil || res.ID == nil {
+		return "", nil, fmt.Errorf("uploading a new photo: %s, want 201", resp)
+	}
+	return *res.ID, f, nil
+}
+
+// albumSeen is an album as the harness reads it.
+type albumSeen struct {
+	ID                    string  `json:"id"`
+	AlbumName             string  `json:"albumName"`
+	AssetCount            int     `json:"assetCount"`
+	AlbumThumbnailAssetID *string `json:"albumThumbnailAssetId"`
+	Assets                []struct {
+		ID string `json:"id"`
+	} `json:"assets"`
+}
+
+func (a albumSeen) ids() []string {
+	var ids []string
+	for _, x := range a.Assets {
+		ids = append(ids, x.ID)
+	}
+	return ids
+}
+
+// openAlbum reads the album made last, as its owner.
+func (s *scenario) openAlbum(ctx context.Context) (albumSeen, error) {
+	var a albumSeen
+	if s.wf.album == "" {
+		return a, fmt.Errorf("no album was made earlier in the scenario")
+	}
+	err := s.call(ctx, "opening the album", http.MethodGet, "/albums/"+s.wf.album, credentials{apiKey: s.me.apiKey}, nil, &a, http.StatusOK)
+	return a, err
+}
+
+// makeAlbum makes an album of mine holding ids, keeping the answer.
+func (s *scenario) makeAlbum(ctx context.Context, name string, ids []string) (albumSeen, error) {
+	var a albumSeen
+	in := map[string]any{"albumName": name}
+	if ids != nil {
+		in["assetIds"] = ids
+	}
+	err := s.call(ctx, "making an album", http.MethodPost, "/albums", credentials{apiKey: s.me.apiKey}, in, &a, http.StatusCreated)
+	s.wf.album = a.ID
+	return a, err
+}
+
+// sendJSON sends a JSON request with the scenario's credentials and keeps
+// the answer as the last one.
+func (s *scenario) sendJSON(ctx context.Context, method, path string, creds credentials, in any) error {
+	var body []byte
+	if in != nil {
+		var err error
+		if body, err = json.Marshal(in); err != nil {
+			return err
+		}
+	}
+	resp, err := s.cfg.send(ctx, apiRequest{method: method, path: path, creds: creds, contentType: "application/json", body: body})
+	if resp != nil {
+		s.last, s.lastBy = resp, s.me
+	}
+	return err
+}
+
+// lastResults reads the last answer as a list of per-id results.
+func (s *scenario) lastResults() ([]bulkResult, error) {
+	if s.last == nil || s.last.status != http.StatusOK {
+		return nil, fmt.Errorf("want status 200, got: %s", s.last)
+	}
+	var res []bulkResult
+	if err := json.Unmarshal(s.last.body, &res); err != nil {
+		var wrapped struct{ Results []bulkResult }
+		if err := json.Unmarshal(s.last.body, &wrapped); err != nil {
+			return nil, fmt.Errorf("the answer is not a list of results: %s", s.last)
+		}
+		res = wrapped.Results
+	}
+	return res, nil
+}
+
+func (s *scenario) registerWorkflows(sc *godog.ScenarioContext) {
+	sc.Step(`^I have uploaded (\d+) new photos$`, func(ctx context.Context, n int) error {
+		for range n {
+			id, f, err := s.uploadPhoto(ctx, s.me)
+			if err != nil {
+				return err
+			}
+			s.wf.photos, s.wf.files = append(s.wf.photos, id), append(s.wf.files, f)
+		}
+		return nil
+	})
+	sc.Step(`^the other user has uploaded a new photo$`, func(ctx context.Context) error {
+		other, err := s.otherUser(ctx)
+		if err != nil {
+			return err
+		}
+		s.wf.otherOne, _, err = s.uploadPhoto(ctx, other)
+		return err
+	})
+
+	// Albums.
+	sc.Step(`^I make an album "([^"]*)" of those photos$`, func(ctx context.Context, name string) error {
+		_, err := s.makeAlbum(ctx, name, s.wf.photos)
+		return err
+	})
+	sc.Step(`^I have made an album "([^"]*)" of the first of those photos$`, func(ctx context.Context, name string) error {
+		if len(s.wf.photos) == 0 {
+			return fmt.Errorf("no photos were uploaded earlier in the scenario")
+		}
+		_, err := s.makeAlbum(ctx, name, s.wf.photos[:1])
+		return err
+	})
+	sc.Step(`^I have made an empty album "([^"]*)"$`, func(ctx context.Context, name string) error {
+		_, err := s.makeAlbum(ctx, name, nil)
+		return err
+	})
+	sc.Step(`^the album holds those (\d+) photos, counts them, and shows one of them as its thumbnail$`, func(ctx context.Context, n int) error {
+		a, err := s.openAlbum(ctx)
+		if err != nil {
+			return err
+		}
+		if !sameSet(a.ids(), s.wf.photos) || len(a.Assets) != n {
+			return fmt.Errorf("the album holds %v, want the %d photos %v", a.ids(), n, s.wf.photos)
+		}
+		if a.AssetCount != n {
+			return fmt.Errorf("the album's assetCount is %d, but it holds %d assets", a.AssetCount, n)
+		}
+		if a.AlbumThumbnailAssetID == nil || !slices.Contains(s.wf.photos, *a.AlbumThumbnailAssetID) {
+			return fmt.Errorf("the album's thumbnail %s is none of its assets", strOrNull(a.AlbumThumbnailAssetID))
+		}
+		return nil
+	})
+	sc.Step(`^I add both photos to the album$`, func(ctx context.Context) error {
+		return s.sendJSON(ctx, http.MethodPut, "/albums/"+s.wf.album+"/assets", credentials{apiKey: s.me.apiKey}, map[string]any{"ids": s.wf.photos})
+	})
+	sc.Step(`^I add the other user's photo to the album$`, func(ctx context.Context) error {
+		return s.sendJSON(ctx, http.MethodPut, "/albums/"+s.wf.album+"/assets", credentials{apiKey: s.me.apiKey}, map[string]any{"ids": []string{s.wf.otherOne}})
+	})
+	sc.Step(`^the first is refused as a duplicate and the second is added$`, func() error {
+		res, err := s.lastResults()
+		if err != nil {
+			return err
+		}
+		if len(res) != 2 || res[0].ID != s.wf.photos[0] || res[0].Success || res[0].Error != "duplicate" || res[1].ID != s.wf.photos[1] || !res[1].Success {
+			return fmt.Errorf("want the first refused as a duplicate and the second added, got %s", s.last)
+		}
+		return nil
+	})
+	sc.Step(`^it is refused for want of permission$`, func() error {
+		res, err := s.lastResults()
+		if err != nil {
+			return err
+		}
+		if len(res) != 1 || res[0].Success || res[0].Error != "no_permission" {
+			return fmt.Errorf("want the photo refused with no_permission, got %s", s.last)
+		}
+		return nil
+	})
+
+	// A link's life.
+	sc.Step(`^I change the link's description to "([^"]*)" and its expiry to next year$`, func(ctx context.Context, d string) error {
+		if s.link == nil {
+			return fmt.Errorf("no link was made earlier in the scenario")
+		}
+		next := time.Now().AddDate(1, 0, 0).UTC().Truncate(time.Second).Format(time.RFC3339)
+		return s.sendJSON(ctx, http.MethodPatch, "/shared-links/"+s.link.ID, credentials{apiKey: s.me.apiKey}, map[string]any{"description": d, "expiresAt": next})
+	})
+	sc.Step(`^the link shows the description "([^"]*)" and an expiry next year$`, func(ctx context.Context, d string) error {
+		var l struct {
+			Description *string `json:"description"`
+			ExpiresAt   *string `json:"expiresAt"`
+		}
+		if err := s.call(ctx, "reading the link", http.MethodGet, "/shared-links/"+s.link.ID, credentials{apiKey: s.me.apiKey}, nil, &l, http.StatusOK); err != nil {
+			return err
+		}
+		if l.Description == nil || *l.Description != d {
+			return fmt.Errorf("the link's description is %s, want %q", strOrNull(l.Description), d)
+		}
+		if l.ExpiresAt == nil {
+			return fmt.Errorf("the link does not expire")
+		}
+		t, err := parseTime(*l.ExpiresAt)
+		if err != nil || t.Before(time.Now().AddDate(0, 11, 0)) {
+			return fmt.Errorf("the link expires at %s, want about a year from now", *l.ExpiresAt)
+		}
+		return nil
+	})
+	sc.Step(`^I delete the link$`, func(ctx context.Context) error {
+		if s.link == nil {
+			return fmt.Errorf("no link was made earlier in the scenario")
+		}
+		if err := s.sendJSON(ctx, http.MethodDelete, "/shared-links/"+s.link.ID, credentials{apiKey: s.me.apiKey}, nil); err != nil {
+			return err
+		}
+		if s.last.status != http.StatusOK {
+			return fmt.Errorf("want status 200, got: %s", s.last)
+		}
+		return nil
+	})
+	sc.Step(`^the link's key opens nothing any more$`, func(ctx context.Context) error {
+		resp, err := s.cfg.send(ctx, apiRequest{method: http.MethodGet, path: "/shared-links/me", creds: credentials{linkKey: s.link.Key}})
+		if err != nil {
+			return err
+		}
+		if resp.status != http.StatusUnauthorized || !strings.Contains(string(resp.body), "Invalid share key") {
+			return fmt.Errorf("want 401 Invalid share key, got: %s", resp)
+		}
+		return nil
+	})
+	sc.Step(`^my list no longer holds the link$`, func(ctx context.Context) error {
+		links, err := s.list(ctx, s.me, credentials{apiKey: s.me.apiKey})
+		if err != nil {
+			return err
+		}
+		for _, l := range links {
+			if l.ID == s.link.ID {
+				return fmt.Errorf("my list still holds the deleted link %s", l.ID)
+			}
+		}
+		return nil
+	})
+
+	// Opening a link as its holder.
+	sc.Step(`^I have shared that photo (with the password "[^"]*"|hiding its metadata|keeping its original back)$`, func(ctx context.Context, how string) error {
+		if s.firstID == "" {
+			return fmt.Errorf("no photo was uploaded earlier in the scenario")
+		}
+		req := map[string]any{"type": "INDIVIDUAL", "assetIds": []string{s.firstID}}
+		switch {
+		case strings.HasPrefix(how, "with the password"):
+			req["password"] = strings.Trim(strings.TrimPrefix(how, "with the password "), `"`)
+		case how == "hiding its metadata":
+			req["showMetadata"] = false
+		default:
+			req["allowDownload"] = false
+		}
+		_, err := s.makeLink(ctx, s.me, req)
+		return err
+	})
+	sc.Step(`^its holder opens the link( with the password "[^"]*"| with the token it got)?$`, func(ctx context.Context, with string) error {
+		if s.link == nil {
+			return fmt.Errorf("no link was made earlier in the scenario")
+		}
+		path := "/shared-links/me"
+		switch {
+		case strings.HasPrefix(with, " with the password"):
+			path += "?password=" + url.QueryEscape(strings.Trim(strings.TrimPrefix(with, " with the password "), `"`))
+		case with != "":
+			if s.wf.token == "" {
+				return fmt.Errorf("the holder got no token earlier in the scenario")
+			}
+			path += "?token=" + url.QueryEscape(s.wf.token)
+		}
+		resp, err := s.cfg.send(ctx, apiRequest{method: http.MethodGet, path: path, creds: credentials{linkKey: s.link.Key}})
+		if resp != nil {
+			s.last, s.lastBy = resp, nil
+		}
+		return err
+	})
+	sc.Step(`^the link opens with that photo( and a token that opens it again)?$`, func(withToken string) error {
+		if s.last == nil || s.last.status != http.StatusOK {
+			return fmt.Errorf("want status 200, got: %s", s.last)
+		}
+		var l struct {
+			Token  *string           `json:"token"`
+			Assets []json.RawMessage `json:"assets"`
+		}
+		if err := json.Unmarshal(s.last.body, &l); err != nil {
+			return fmt.Errorf("the answer is not a link: %s", s.last)
+		}
+		if len(l.Assets) != 1 || !strings.Contains(string(l.Assets[0]), s.firstID) {
+			return fmt.Errorf("the link shows %d assets, want the photo %s", len(l.Assets), s.firstID)
+		}
+		if withToken != "" {
+			if l.Token == nil || *l.Token == "" {
+				return fmt.Errorf("the answer carries no token")
+			}
+			s.wf.token = *l.Token
+		}
+		return nil
+	})
+	sc.Step(`^the photo shows nothing but what a page needs to show it$`, func() error {
+		var l struct {
+			Assets []map[string]json.RawMessage `json:"assets"`
+		}
+		if err := json.Unmarshal(s.last.body, &l); err != nil || len(l.Assets) != 1 {
+			return fmt.Errorf("want a link with the photo, got: %s", s.last)
+		}
+		for _, hidden := range []string{"originalFileName", "originalPath", "checksum", "exifInfo", "deviceAssetId", "owner"} {
+			if _, ok := l.Assets[0][hidden]; ok {
+				return fmt.Errorf("the photo shows its %s to the holder of a link that hides metadata", hidden)
+			}
+		}
+		return nil
+	})
+
+	// The uploader's batch check.
+	sc.Step(`^I ask which of that photo and a new one the server already has$`, func(ctx context.Context) error {
+		if s.photo == nil || s.firstID == "" {
+			return fmt.Errorf("no photo was uploaded earlier in the scenario")
+		}
+		in := map[string]any{"assets": []map[string]string{
+			{"id": "known", "checksum": s.photo.checksumHex()},
+			{"id": "new", "checksum": newFile(defaultName).checksumBase64()},
+		}}
+		return s.sendJSON(ctx, http.MethodPost, "/asset/bulk-upload-check", credentials{apiKey: s.me.apiKey}, in)
+	})
+	sc.Step(`^the first is rejected as a duplicate of that photo, and the second accepted$`, func() error {
+		res, err := s.lastResults()
+		if err != nil {
+			return err
+		}
+		if len(res) != 2 || res[0].ID != "known" || res[0].Action != "reject" || res[0].Reason != "duplicate" || res[0].AssetID != s.firstID ||
+			res[1].ID != "new" || res[1].Action != "accept" {
+			return fmt.Errorf("want known rejected as a duplicate of %s and new accepted, got %s", s.firstID, s.last)
+		}
+		return nil
+	})
+
+	// API keys.
+	sc.Step(`^I make an API key named "([^"]*)"$`, func(ctx context.Context, name string) error {
+		return s.sendJSON(ctx, http.MethodPost, "/api-keys", s.creds, map[string]any{"name": name})
+	})
+	sc.Step(`^the new key, named "([^"]*)", lists my shared links$`, func(ctx context.Context, name string) error {
+		if s.last == nil || s.last.status != http.StatusCreated {
+			return fmt.Errorf("want status 201, got: %s", s.last)
+		}
+		var k struct {
+			Secret string `json:"secret"`
+			APIKey struct {
+				Name string `json:"name"`
+			} `json:"apiKey"`
+		}
+		if err := json.Unmarshal(s.last.body, &k); err != nil || k.Secret == "" {
+			return fmt.Errorf("the answer carries no secret: %s", s.last)
+		}
+		if k.APIKey.Name != name {
+			return fmt.Errorf("the key is named %q, want %q", k.APIKey.Name, name)
+		}
+		resp, err := s.cfg.send(ctx, apiRequest{method: http.MethodGet, path: "/shared-links", creds: credentials{apiKey: k.Secret}})
+		if err != nil {
+			return err
+		}
+		if resp.status != http.StatusOK {
+			return fmt.Errorf("the new key does not list links: %s", resp)
+		}
+		return nil
+	})
+}
+
+// sameSet says whether a and b hold the same ids.
+func sameSet(a, b []string) bool {
+	a, b = slices.Clone(a), slices.Clone(b)
+	slices.Sort(a)
+	slices.Sort(b)
+	return slices.Equal(a, b)
+}
