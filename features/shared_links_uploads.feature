@@ -1,10 +1,11 @@
 @shared-links
 Feature: Uploaded assets in shared links
   What a device uploads is what the people it is shared with see: the asset appears in a link made
-  for it with the file name, the checksum and the details the device sent. (A server may list an
-  album link without its assets, as the reference does: the link is then read on its own.) The camera its EXIF names
-  is judged on the asset read on its own: a server may leave exifInfo out of the listing, and may
-  read a file's metadata a while after the upload (the harness waits up to --settle for it).
+  for it with the file name, the checksum and the details the device sent. A server may list an
+  album link without its assets, as the reference does: the link is then read on its own. The
+  camera its EXIF names is judged on the asset read on its own: a server may leave exifInfo out of
+  the listing, and may read a file's metadata a while after the upload (the harness waits up to
+  --settle for it).
 
   Background:
     Given I use my API key
