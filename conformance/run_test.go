@@ -2,12 +2,15 @@ package conformance_test
 
 import (
 	"bytes"
+	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -173,4 +176,77 @@ func TestReferenceShapesPass(t *testing.T) {
 	require.NoError(t, res.WriteSummary(&summary))
 	assert.Zero(t, res.Failed, summary.String())
 	assert.Zero(t, res.Skipped, summary.String())
+}
+
+// TestHostileTargets runs the harness against servers that answer HTML,
+// hang, reset every connection or send 10 MB error bodies: the run ends
+// within the client's deadlines, without a panic, and every scenario that
+// fails says why in a first line a person can read.
+func TestHostileTargets(t *testing.T) {
+	t.Parallel()
+	for name, h := range map[string]http.HandlerFunc{
+		"answers HTML": func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "text/html")
+			_, _ = io.WriteString(w, "<!doctype html><html><body><h1>Welcome to nginx!</h1></body></html>")
+		},
+		"hangs on every upload": func(w http.ResponseWriter, r *http.Request) {
+			if r.Method == http.MethodPost {
+				// Longer than the client waits; bounded, as a closed
+				// connection is not noticed while the body is unread.
+				select {
+				case <-r.Context().Done():
+				case <-time.After(2 * time.Second):
+				}
+				return
+			}
+			w.Header().Set("Content-Type", "application/json")
+			_, _ = io.WriteString(w, "[]")
+		},
+		"resets every upload": func(w http.ResponseWriter, r *http.Request) {
+			if r.Method != http.MethodPost {
+				w.Header().Set("Content-Type", "application/json")
+				_, _ = io.WriteString(w, "[]")
+				return
+			}
+			conn, _, err := http.NewResponseController(w).Hijack()
+			if err == nil {
+				if tc, ok := conn.(*net.TCPConn); ok {
+					_ = tc.SetLinger(0)
+				}
+				_ = conn.Close()
+			}
+		},
+		"sends 10 MB error bodies": func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(http.StatusInternalServerError)
+			_, _ = w.Write(bytes.Repeat([]byte("x"), 10<<20))
+		},
+	} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			srv := httptest.NewServer(h)
+			t.Cleanup(srv.Close)
+			client := conformance.NewClient()
+			client.Timeout = 300 * time.Millisecond
+			start := time.Now()
+			res, err := conformance.Run(t.Context(), conformance.Config{
+				Target: srv.URL + "/api", APIKey: apiKey, Tags: "@upload && ~@robustness", Client: client, Concurrency: 4,
+			})
+			t.Logf("%s: %d scenarios, %d failed, in %s (err %v)", name, len(res.Scenarios), res.Failed, time.Since(start).Round(time.Millisecond), err)
+			if err != nil {
+				assert.NotContains(t, err.Error(), "\n", "a run that cannot start says why in one line")
+				return
+			}
+			assert.Positive(t, res.Failed)
+			for _, s := range res.Scenarios {
+				if s.Status != conformance.Failed {
+					continue
+				}
+				first, _, _ := strings.Cut(s.Failure, "\n")
+				assert.NotEmpty(t, first, s.Name)
+				assert.LessOrEqual(t, len(first), 600, "%s: %.200s", s.Name, first)
+				assert.True(t, utf8.ValidString(first))
+			}
+		})
+	}
 }
