@@ -64,6 +64,7 @@ func Register(sc *godog.ScenarioContext, cfg Config) {
 	s.registerRobustness(sc)
 	s.registerLinks(sc)
 	s.registerWorkflows(sc)
+	s.registerFiles(sc)
 }
 
 // needs skips a scenario whose tags ask for what the target lacks.

@@ -401,3 +401,89 @@ func sameSet(a, b []string) bool {
 	slices.Sort(b)
 	return slices.Equal(a, b)
 }
+
+// registerFiles adds the steps about what an upload keeps of the file.
+func (s *scenario) registerFiles(sc *godog.ScenarioContext) {
+	sc.Step(`^the photo, read on its own, was taken at "([^"]*)" in "([^"]*)", "([^"]*)"$`, func(ctx context.Context, at, city, country string) error {
+		id, _, err := s.decodeUpload(http.StatusCreated)
+		if err != nil {
+			return err
+		}
+		return s.settle(ctx, func() error {
+			var a struct {
+				ExifInfo *struct {
+					DateTimeOriginal *string `json:"dateTimeOriginal"`
+					City             *string `json:"city"`
+					Country          *string `json:"country"`
+				} `json:"exifInfo"`
+			}
+			if err := s.assetOf(ctx, id, &a); err != nil {
+				return err
+			}
+			e := a.ExifInfo
+			if e == nil {
+				return fmt.Errorf("the photo has no exifInfo")
+			}
+			want, err := parseTime(at)
+			if err != nil {
+				return fmt.Errorf("steps: %q is no time: %w", at, err) // a bug of the features
+			}
+			if e.DateTimeOriginal == nil {
+				return fmt.Errorf("exifInfo.dateTimeOriginal is null, want %s (from the file's EXIF)", at)
+			}
+			if got, err := parseTime(*e.DateTimeOriginal); err != nil || !got.Equal(want) {
+				return fmt.Errorf("exifInfo.dateTimeOriginal is %s, want %s (from the file's EXIF)", *e.DateTimeOriginal, at)
+			}
+			if e.City == nil || *e.City != city || e.Country == nil || *e.Country != country {
+				return fmt.Errorf("exifInfo places the photo in %s, %s, want %s, %s (from its GPS position)", strOrNull(e.City), strOrNull(e.Country), city, country)
+			}
+			return nil
+		})
+	})
+	sc.Step(`^I upload a new photo "([^"]*)" whose bytes are a JPEG's$`, func(ctx context.Context, name string) error {
+		s.photo = newFile(defaultName)
+		s.photo.name = name
+		s.photoForm = uploadForm(s.photo)
+		return s.uploadAs(ctx, s.me, s.creds, s.photoForm, "")
+	})
+	sc.Step(`^I upload an empty photo "([^"]*)"$`, func(ctx context.Context, name string) error {
+		s.photo = &file{name: name, content: []byte{}}
+		s.photoForm = uploadForm(s.photo)
+		return s.uploadAs(ctx, s.me, s.creds, s.photoForm, "")
+	})
+	sc.Step(`^the upload is refused with a 400, or kept (with a size of 0 bytes|with a name without a path)$`, func(ctx context.Context, kept string) error {
+		if s.last == nil {
+			return fmt.Errorf("no request was sent")
+		}
+		switch s.last.status {
+		case http.StatusBadRequest:
+			return nil
+		case http.StatusCreated, http.StatusOK:
+		default:
+			return fmt.Errorf("want 400, or the upload kept; got: %s", s.last)
+		}
+		var res uploadResult
+		if json.Unmarshal(s.last.body, &res) != nil || res.ID == nil {
+			return fmt.Errorf("the answer is not an upload result: %s", s.last)
+		}
+		var a struct {
+			OriginalFileName string `json:"originalFileName"`
+			ExifInfo         *struct {
+				FileSizeInByte *int64 `json:"fileSizeInByte"`
+			} `json:"exifInfo"`
+		}
+		if err := s.assetOf(ctx, *res.ID, &a); err != nil {
+			return err
+		}
+		if strings.HasPrefix(kept, "with a size") {
+			if a.ExifInfo != nil && a.ExifInfo.FileSizeInByte != nil && *a.ExifInfo.FileSizeInByte != 0 {
+				return fmt.Errorf("the empty file is kept with a size of %d bytes", *a.ExifInfo.FileSizeInByte)
+			}
+			return nil
+		}
+		if strings.ContainsAny(a.OriginalFileName, `/\`) {
+			return fmt.Errorf("the file is kept with the name %q, a path", a.OriginalFileName)
+		}
+		return nil
+	})
+}
