@@ -3,9 +3,11 @@ package mockserver
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/mediaspec/mediaspec/mockserver/model"
 )
@@ -49,7 +51,10 @@ func (s *server) handleCreateUser() http.Handler {
 		if strings.TrimSpace(req.Name) == "" {
 			problems = append(problems, "name should not be empty")
 		}
-		if !strings.Contains(req.Email, "@") {
+		if utf8.RuneCountInString(req.Name) > maxNameChars {
+			problems = append(problems, fmt.Sprintf("name must be shorter than or equal to %d characters", maxNameChars))
+		}
+		if !strings.Contains(req.Email, "@") || len(req.Email) > maxEmailChars {
 			problems = append(problems, "email must be an email")
 		}
 		if req.QuotaSizeInBytes != nil && *req.QuotaSizeInBytes < 0 {

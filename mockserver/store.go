@@ -7,10 +7,12 @@ import (
 	"errors"
 	"fmt"
 	"hash/fnv"
+	"maps"
 	"slices"
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/mediaspec/mediaspec/mockserver/model"
 	"github.com/mediaspec/mediaspec/mockserver/password"
@@ -291,6 +293,17 @@ func (st *state) addUser(u model.UserRecord, tx *undo) error {
 	case !slices.Contains(model.AvatarColors(), u.AvatarColor):
 		return fmt.Errorf("avatarColor %q is not one of %s", u.AvatarColor, strings.Join(model.AvatarColors(), ", "))
 	}
+	for _, f := range []struct {
+		name, v string
+		max     int
+	}{{"name", u.Name, maxNameChars}, {"email", u.Email, maxEmailChars}} {
+		if err := checkText(f.name, f.v, f.max); err != nil {
+			return err
+		}
+	}
+	if u.QuotaSizeInBytes != nil && *u.QuotaSizeInBytes < 0 {
+		return fmt.Errorf("quotaSizeInBytes of user %q is negative", u.ID)
+	}
 	if u.PasswordHash != "" {
 		if err := password.Valid(u.PasswordHash); err != nil {
 			return fmt.Errorf("passwordHash of user %q: %w", u.ID, err)
@@ -357,6 +370,13 @@ func (st *state) addAsset(a model.AssetRecord, tx *undo) error {
 	if a.ID == "" || st.assetBy[a.ID] != nil {
 		return fmt.Errorf("id %q is empty or not unique", a.ID)
 	}
+	if err := inRange(map[string]*model.Time{"fileCreatedAt": &a.FileCreatedAt, "fileModifiedAt": &a.FileModifiedAt,
+		"localDateTime": &a.LocalDateTime, "createdAt": &a.CreatedAt, "updatedAt": &a.UpdatedAt}); err != nil {
+		return err
+	}
+	if err := checkText("originalFileName", a.OriginalFileName, maxFileNameBytes); err != nil {
+		return err
+	}
 	if st.userByID[a.OwnerID] == nil {
 		return fmt.Errorf("owner %q is not a user", a.OwnerID)
 	}
@@ -401,6 +421,30 @@ func (st *state) addAsset(a model.AssetRecord, tx *undo) error {
 	return nil
 }
 
+// inRange checks that every time given (nil ones are absent) lies in the
+// years the API can write back.
+func inRange(times map[string]*model.Time) error {
+	for _, name := range slices.Sorted(maps.Keys(times)) {
+		if t := times[name]; t != nil && !t.IsZero() && !model.InRange(t.Time) {
+			return fmt.Errorf("%s %s is not in the years 0001 to 9999", name, t.UTC().Format(time.RFC3339))
+		}
+	}
+	return nil
+}
+
+// checkText checks a stored text against its limit (runes for names, bytes
+// for file names, as file systems count them).
+func checkText(name, v string, limit int) error {
+	n := utf8.RuneCountInString(v)
+	if name == "originalFileName" {
+		n = len(v)
+	}
+	if n > limit {
+		return fmt.Errorf("%s is %d long, over the limit of %d", name, n, limit)
+	}
+	return nil
+}
+
 // checksumKeyOf is where an asset is found by its content.
 func checksumKeyOf(a *model.AssetRecord) (checksumKey, error) {
 	sum, err := base64.StdEncoding.DecodeString(a.Checksum)
@@ -421,6 +465,12 @@ func assetSize(a *model.AssetRecord) int64 {
 func (st *state) addAlbum(al model.AlbumRecord, tx *undo) error {
 	if al.ID == "" || st.albumByID[al.ID] != nil {
 		return fmt.Errorf("id %q is empty or not unique", al.ID)
+	}
+	if err := inRange(map[string]*model.Time{"createdAt": &al.CreatedAt, "updatedAt": &al.UpdatedAt}); err != nil {
+		return err
+	}
+	if err := checkText("albumName", al.AlbumName, maxNameChars); err != nil {
+		return err
 	}
 	if st.userByID[al.OwnerID] == nil {
 		return fmt.Errorf("owner %q is not a user", al.OwnerID)
@@ -453,6 +503,9 @@ func (st *state) addAlbum(al model.AlbumRecord, tx *undo) error {
 }
 
 func (st *state) addLink(l model.SharedLinkRecord, tx *undo) error {
+	if err := inRange(map[string]*model.Time{"createdAt": &l.CreatedAt, "expiresAt": l.ExpiresAt}); err != nil {
+		return err
+	}
 	switch {
 	case l.ID == "" || st.linkByID[l.ID] != nil:
 		return fmt.Errorf("id %q is empty or not unique", l.ID)
@@ -781,6 +834,15 @@ func (db *store) addLink(userID string, req linkRequest) (model.SharedLink, erro
 				return fail(errInvalid, "Asset %s is listed twice", id)
 			}
 			seen[id] = true
+		}
+		for _, f := range []struct {
+			name string
+			v    *string
+			max  int
+		}{{"albumName", req.AlbumName, maxNameChars}, {"description", req.Description, maxDescriptionChars}, {"password", req.Password, maxPasswordChars}} {
+			if f.v != nil && utf8.RuneCountInString(*f.v) > f.max {
+				return fail(errInvalid, "%s must be shorter than or equal to %d characters", f.name, f.max)
+			}
 		}
 		switch {
 		case req.Type != model.LinkAlbum && req.Type != model.LinkIndividual:

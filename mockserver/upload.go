@@ -256,6 +256,9 @@ func rawFileName(part *multipart.Part) (string, error) {
 	if bad {
 		return "", errorf(http.StatusBadRequest, "Invalid file name %q: a file name is a plain name without a path or control characters", name)
 	}
+	if len(name) > maxFileNameBytes {
+		return "", errorf(http.StatusBadRequest, "The file name of %s is %d bytes long: a file name is at most %d bytes", part.FormName(), len(name), maxFileNameBytes)
+	}
 	return name, nil
 }
 
@@ -294,6 +297,11 @@ func (up *upload) validate() error {
 	}
 	up.deviceAssetID = str("deviceAssetId")
 	up.deviceID = str("deviceId")
+	for _, f := range []struct{ name, v string }{{"deviceAssetId", up.deviceAssetID}, {"deviceId", up.deviceID}} {
+		if utf8.RuneCountInString(f.v) > maxNameChars {
+			problems = append(problems, fmt.Sprintf("%s must be shorter than or equal to %d characters", f.name, maxNameChars))
+		}
+	}
 
 	// A date that is there but not ISO 8601 replaces every other message, as
 	// the reference's transform fails before its validation runs.
@@ -338,6 +346,8 @@ func (up *upload) validate() error {
 }
 
 // parseDate reads an ISO 8601 date or date-time; without a zone it is UTC.
+// A date that is not in the years 0001 to 9999 once in UTC is none: the
+// API could not write it back.
 func parseDate(v string) (time.Time, bool) {
 	for _, layout := range []string{
 		time.RFC3339Nano,
@@ -348,7 +358,7 @@ func parseDate(v string) (time.Time, bool) {
 		time.DateOnly,
 	} {
 		if t, err := time.Parse(layout, v); err == nil {
-			return t, true
+			return t, model.InRange(t)
 		}
 	}
 	return time.Time{}, false
@@ -387,3 +397,6 @@ func (up *upload) record(owner string, f *filePart, typ string, visible bool) mo
 	a.ExifInfo, a.HasMetadata = exifInfo(f.head, f.size)
 	return a
 }
+
+// maxFileNameBytes bounds a file name, as most file systems do.
+const maxFileNameBytes = 255

@@ -203,3 +203,6 @@ func (s *server) handleCreateAPIKey() http.Handler {
 		writeJSON(w, http.StatusCreated, key)
 	})
 }
+
+// maxEmailChars bounds an email: the longest address mail allows.
+const maxEmailChars = 254

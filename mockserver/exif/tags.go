@@ -275,7 +275,7 @@ func date(s string, loc *time.Location) (model.Time, bool) {
 		return model.Time{}, false
 	}
 	d, err := time.ParseInLocation(dateLayout, s[:len(dateLayout)], loc)
-	if err != nil || d.Year() < 1800 {
+	if err != nil || d.Year() < 1800 || !model.InRange(d) {
 		return model.Time{}, false
 	}
 	return model.At(d), true

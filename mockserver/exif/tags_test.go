@@ -2,6 +2,7 @@ package exif
 
 import (
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 )
@@ -76,5 +77,26 @@ func TestIfdOf(t *testing.T) {
 	}
 	for _, tt := range tests {
 		assert.Equal(t, tt.want, ifdOf(tt.namespace), tt.namespace)
+	}
+}
+
+// TestDatesOutsideTheAPIsYearsAreDropped: an EXIF date that would leave the
+// years 0001 to 9999 once in UTC is dropped, never stored.
+func TestDatesOutsideTheAPIsYearsAreDropped(t *testing.T) {
+	minus5 := time.FixedZone("", -5*3600)
+	for _, tt := range []struct {
+		v   string
+		loc *time.Location
+		ok  bool
+	}{
+		{"9999:12:31 23:00:00", minus5, false},
+		{"9999:12:31 18:59:59", minus5, true},
+		{"0000:01:01 00:00:00", time.UTC, false},
+		{"2023:06:14 20:42:07", time.UTC, true},
+	} {
+		_, ok := date(tt.v, tt.loc)
+		if ok != tt.ok {
+			t.Errorf("date(%q, %v) kept: %v, want %v", tt.v, tt.loc, ok, tt.ok)
+		}
 	}
 }

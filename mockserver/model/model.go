@@ -25,6 +25,13 @@ type Time struct{ time.Time }
 // At wraps t, truncated to the millisecond precision the API carries.
 func At(t time.Time) Time { return Time{t.UTC().Truncate(time.Millisecond)} }
 
+// InRange says whether t, in UTC, lies in the years 0001 to 9999: the dates
+// the API writes in TimeLayout and reads back. The mock stores no other.
+func InRange(t time.Time) bool {
+	y := t.UTC().Year()
+	return y >= 1 && y <= 9999
+}
+
 // Ptr returns a pointer to t, for the API's nullable date-times.
 func (t Time) Ptr() *Time { return &t }
 
@@ -75,6 +82,9 @@ func (t *Time) UnmarshalJSON(b []byte) error {
 	v, err := time.Parse(time.RFC3339Nano, string(b[1:len(b)-1]))
 	if err != nil {
 		return fmt.Errorf("date-time %s: %w", b, err)
+	}
+	if !InRange(v) {
+		return fmt.Errorf("date-time %s is not in the years 0001 to 9999", b)
 	}
 	*t = At(v)
 	return nil

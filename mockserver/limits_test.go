@@ -1,0 +1,77 @@
+package mockserver
+
+import (
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/mediaspec/mediaspec/mockserver/model"
+)
+
+// TestDatesOutsideTheAPIsYearsAreRefused: every date the mock takes must
+// round-trip, so the years 0001 to 9999 in UTC, or a 400 at the door.
+func TestDatesOutsideTheAPIsYearsAreRefused(t *testing.T) {
+	srv := newTestServer(t)
+	for _, v := range []string{"9999-12-31T23:00:00-05:00", "0000-01-01T00:00:00+01:00", "0000-06-01"} {
+		t.Run(v, func(t *testing.T) {
+			requireError(t, do(t, uploadRequest(t, srv, validForm("date "+v).with("fileCreatedAt", v), keyAlice)), 400, "fileCreatedAt must be a date string")
+			requireError(t, postJSON(t, srv, "/api/shared-links", `{"type":"INDIVIDUAL","assetIds":["`+aliceAssetID+`"],"expiresAt":"`+v+`"}`, "x-api-key", keyAlice), 400, "expiresAt must be a date string")
+			requireError(t, sendJSON(t, srv, http.MethodPatch, "/api/shared-links/"+viewLinkID, `{"expiresAt":"`+v+`"}`, "x-api-key", keyAlice), 400, "expiresAt must be a date string")
+			rep := controlJSON(t, srv, http.MethodPost, "/__mock/shared-links", keyAlice, map[string]any{"type": "INDIVIDUAL", "assetIds": []string{aliceAssetID}, "expiresAt": v})
+			assert.Equal(t, http.StatusBadRequest, rep.status, "%s", rep.body)
+		})
+	}
+	// The edges are taken, and written back as they came.
+	rep := do(t, uploadRequest(t, srv, validForm("edge").with("fileCreatedAt", "9999-12-31T23:59:59.999Z"), keyAlice))
+	require.Equal(t, http.StatusCreated, rep.status, "%s", rep.body)
+	rep = do(t, newRequest(t, http.MethodGet, srv.URL+"/__mock/dataset", nil))
+	require.Equal(t, http.StatusOK, rep.status)
+	assert.Contains(t, string(rep.body), `"fileCreatedAt":"9999-12-31T23:59:59.999Z"`)
+	_, err := ReadDataset(rep.body)
+	assert.NoError(t, err, "the dataset loads back")
+}
+
+// TestStoredTextsHaveLimits: names, emails, descriptions, passwords, file
+// names and device ids each have a bound; over it, a 400 that names the
+// field, and the same bound when a dataset is loaded, naming the record.
+func TestStoredTextsHaveLimits(t *testing.T) {
+	srv := newTestServer(t)
+	long := strings.Repeat("n", 1025)
+	rep := controlJSON(t, srv, http.MethodPost, "/__mock/users", "", map[string]any{"name": strings.Repeat("n", 1_000_000), "email": "big@example.com"})
+	requireError(t, rep, 400, []any{"name must be shorter than or equal to 1024 characters"})
+	rep = controlJSON(t, srv, http.MethodPost, "/__mock/users", "", map[string]any{"name": "N", "email": strings.Repeat("e", 250) + "@example.com"})
+	requireError(t, rep, 400, []any{"email must be an email"})
+	rep = controlJSON(t, srv, http.MethodPost, "/__mock/shared-links", keyAlice, map[string]any{"type": "ALBUM", "albumName": long})
+	requireError(t, rep, 400, "albumName must be shorter than or equal to 1024 characters")
+	rep = controlJSON(t, srv, http.MethodPost, "/__mock/shared-links", keyAlice, map[string]any{"type": "ALBUM", "description": strings.Repeat("d", 4097)})
+	requireError(t, rep, 400, "description must be shorter than or equal to 4096 characters")
+
+	name := strings.Repeat("é", 126) + ".jpg" // 256 bytes
+	requireError(t, do(t, uploadRequest(t, srv, validForm("long name").onlyFields().withFile("assetData", name, "x"), keyAlice)), 400,
+		"The file name of assetData is 256 bytes long: a file name is at most 255 bytes")
+	rep = do(t, uploadRequest(t, srv, validForm("name at the limit").onlyFields().withFile("assetData", name[2:], "y"), keyAlice))
+	assert.Equal(t, http.StatusCreated, rep.status, "255 bytes are taken: %s", rep.body)
+	requireError(t, do(t, uploadRequest(t, srv, validForm("long device").with("deviceId", long), keyAlice)), 400,
+		[]any{"deviceId must be shorter than or equal to 1024 characters"})
+
+	for name, edit := range map[string]func(*model.Dataset){
+		"a long user name":  func(d *model.Dataset) { d.Users[1].Name = long },
+		"a negative quota":  func(d *model.Dataset) { d.Users[1].QuotaSizeInBytes = new(int64(-1)) },
+		"a long file name":  func(d *model.Dataset) { d.Assets[0].OriginalFileName = strings.Repeat("f", 300) + ".jpg" },
+		"a long album name": func(d *model.Dataset) { d.Albums[0].AlbumName = long },
+		"a date in the year 0": func(d *model.Dataset) {
+			d.Assets[0].FileCreatedAt = model.Time{Time: d.Assets[0].FileCreatedAt.AddDate(-2026, 0, 0)}
+		},
+	} {
+		t.Run(name, func(t *testing.T) {
+			d := testDataset()
+			edit(&d)
+			_, err := newState(d)
+			require.Error(t, err)
+			assert.Regexp(t, `^(users|assets|albums)\[\d+\]: `, err.Error(), "the record is named")
+		})
+	}
+}
