@@ -1,6 +1,7 @@
 package mockserver
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -15,19 +16,78 @@ import (
 // maxControlBody bounds the JSON body of a control request.
 const maxControlBody = 1 << 20
 
-// decodeBody reads a control request's JSON body into v. An empty body
-// leaves v as it is when optional.
+// decodeBody reads a control request's JSON body into v: one JSON object,
+// no member twice and nothing after it. An empty body leaves v as it is
+// when optional.
 func decodeBody(r *http.Request, v any, optional bool) error {
-	dec := json.NewDecoder(io.LimitReader(r.Body, maxControlBody))
-	dec.DisallowUnknownFields()
-	err := dec.Decode(v)
-	if errors.Is(err, io.EOF) && optional {
+	data, err := io.ReadAll(io.LimitReader(r.Body, maxControlBody+1))
+	switch {
+	case err != nil:
+		return errorf(http.StatusBadRequest, "The request body could not be read")
+	case len(data) > maxControlBody:
+		return errorf(http.StatusRequestEntityTooLarge, "The request body is larger than the limit of %d bytes", maxControlBody)
+	case len(bytes.TrimSpace(data)) == 0 && optional:
 		return nil
 	}
-	if err != nil {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
 		return errorf(http.StatusBadRequest, "Body is not the expected JSON: %v", err)
 	}
+	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
+		return errorf(http.StatusBadRequest, "Body is not the expected JSON: there is more after the object")
+	}
+	if key, ok := repeatedKey(data); ok {
+		return errorf(http.StatusBadRequest, "Body is not the expected JSON: %q is given twice", key)
+	}
 	return nil
+}
+
+// repeatedKey finds a member given twice in one object of a JSON document,
+// which a decoder would quietly resolve to the last one.
+func repeatedKey(data []byte) (string, bool) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	type frame struct {
+		object bool
+		keys   map[string]bool
+		key    bool // the next string token is a key
+	}
+	var stack []*frame
+	for {
+		tok, err := dec.Token()
+		if err != nil {
+			return "", false
+		}
+		var top *frame
+		if len(stack) > 0 {
+			top = stack[len(stack)-1]
+		}
+		switch t := tok.(type) {
+		case json.Delim:
+			switch t {
+			case '{':
+				stack = append(stack, &frame{object: true, keys: map[string]bool{}, key: true})
+				continue
+			case '[':
+				stack = append(stack, &frame{})
+				continue
+			default:
+				stack = stack[:len(stack)-1]
+			}
+		case string:
+			if top != nil && top.object && top.key {
+				if top.keys[t] {
+					return t, true
+				}
+				top.keys[t] = true
+				top.key = false
+				continue
+			}
+		}
+		if len(stack) > 0 && stack[len(stack)-1].object {
+			stack[len(stack)-1].key = true
+		}
+	}
 }
 
 // handleCreateUser is POST /__mock/users.

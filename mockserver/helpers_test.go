@@ -163,6 +163,13 @@ func (f form) with(name, v string) form {
 	return out
 }
 
+// withField adds a text part, beside any of the same name.
+func (f form) withField(name, v string) form {
+	out := f.without()
+	out.fields = append(out.fields, [2]string{name, v})
+	return out
+}
+
 func (f form) encode(t testing.TB) (body []byte, contentType string) {
 	t.Helper()
 	var buf bytes.Buffer

@@ -133,7 +133,7 @@ func TestHostileRequests(t *testing.T) {
 		{name: "an unknown x-mock-status", raw: rawRequest("GET", "/api/shared-links", []string{"x-mock-status", "999"}, nil), status: 400},
 		{name: "an absurd x-mock-delay", raw: rawRequest("GET", "/api/shared-links", []string{"x-mock-delay", "1000h"}, nil), status: 400},
 		{name: "a control request of broken JSON", raw: rawRequest("POST", "/__mock/shared-links", []string{"x-api-key", keyAlice}, []byte(`{"type": "ALBUM",`)), status: 400},
-		{name: "a control request of 2 MiB", raw: rawRequest("POST", "/__mock/users", nil, append([]byte(`{"name":"`), bytes.Repeat([]byte("n"), 2<<20)...)), status: 400},
+		{name: "a control request of 2 MiB", raw: rawRequest("POST", "/__mock/users", nil, append([]byte(`{"name":"`), bytes.Repeat([]byte("n"), 2<<20)...)), status: 413},
 		{name: "a path that climbs", raw: rawRequest("GET", "/api/../../etc/passwd", nil, nil), status: 404},
 	}
 	require.GreaterOrEqual(t, len(tests), 30)

@@ -75,3 +75,26 @@ func TestStoredTextsHaveLimits(t *testing.T) {
 		})
 	}
 }
+
+// TestAmbiguousRequestsAreRefused: a control request with a member twice
+// or something after its object, and an upload with a text field twice, are
+// refused with a 400 rather than read one way or another.
+func TestAmbiguousRequestsAreRefused(t *testing.T) {
+	srv := newTestServer(t)
+	for name, body := range map[string]string{
+		"a member twice":        `{"name":"A","name":"B","email":"ab@example.com"}`,
+		"a nested member twice": `{"name":"A","email":"a@example.com","x":{"k":1,"k":2}}`,
+		"junk after the object": `{"name":"A","email":"a@example.com"} {}`,
+		"text after the object": `{"name":"A","email":"a@example.com"}x`,
+	} {
+		t.Run(name, func(t *testing.T) {
+			rep := do(t, newRequest(t, http.MethodPost, srv.URL+"/__mock/users", strings.NewReader(body), "Content-Type", "application/json"))
+			assert.Equal(t, http.StatusBadRequest, rep.status, "%s", rep.body)
+		})
+	}
+	rep := do(t, newRequest(t, http.MethodPost, srv.URL+"/__mock/users", strings.NewReader(`{"name":"A","email":"a@example.com"}`), "Content-Type", "application/json"))
+	assert.Equal(t, http.StatusCreated, rep.status, "%s", rep.body)
+
+	requireError(t, do(t, uploadRequest(t, srv, validForm("twice").with("deviceId", "a").withField("deviceId", "b"), keyAlice)), 400, []any{"deviceId must be a string"})
+	requireError(t, do(t, uploadRequest(t, srv, validForm("twice").with("isFavorite", "false").withField("isFavorite", "true"), keyAlice)), 400, []any{"isFavorite must be a boolean value"})
+}

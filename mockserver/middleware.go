@@ -1,7 +1,6 @@
 package mockserver
 
 import (
-	"fmt"
 	"log/slog"
 	"net/http"
 	"path"
@@ -97,14 +96,11 @@ func mockHeaders(h http.Handler) http.Handler {
 		}
 		if v := r.Header.Get("x-mock-status"); v != "" {
 			status, err := strconv.Atoi(v)
-			if err != nil || status < 400 || status > 599 {
-				writeError(w, errorf(http.StatusBadRequest, "x-mock-status must be an error status from 400 to 599"))
+			if err != nil || status < 400 || status > 599 || http.StatusText(status) == "" {
+				writeError(w, errorf(http.StatusBadRequest, "x-mock-status must be an error status from 400 to 599 that HTTP names, like 503"))
 				return
 			}
 			msg := http.StatusText(status)
-			if msg == "" {
-				msg = fmt.Sprintf("Status %d", status)
-			}
 			writeError(w, errorf(status, "%s (asked for by x-mock-status)", msg))
 			return
 		}

@@ -255,8 +255,11 @@ func TestMockHeadersAndCORS(t *testing.T) {
 			r := newRequest(t, http.MethodGet, srv.URL+"/api/shared-links", nil, "x-mock-status", strconv.Itoa(status))
 			requireError(t, do(t, r), status, nil)
 		}
-		r := newRequest(t, http.MethodGet, srv.URL+"/api/shared-links", nil, "x-mock-status", "200")
-		requireError(t, do(t, r), 400, "x-mock-status must be an error status from 400 to 599")
+		// A status HTTP does not name would get an empty "error": refused.
+		for _, v := range []string{"200", "499", "599", "x"} {
+			r := newRequest(t, http.MethodGet, srv.URL+"/api/shared-links", nil, "x-mock-status", v)
+			requireError(t, do(t, r), 400, "x-mock-status must be an error status from 400 to 599 that HTTP names, like 503")
+		}
 	})
 	t.Run("x-mock-delay", func(t *testing.T) {
 		r := newRequest(t, http.MethodGet, srv.URL+"/api/shared-links", nil, "x-mock-delay", "50ms", "x-api-key", keyAlice)

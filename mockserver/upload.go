@@ -12,6 +12,7 @@ import (
 	"mime/multipart"
 	"net/http"
 	"path"
+	"slices"
 	"strings"
 	"time"
 	"unicode"
@@ -101,11 +102,14 @@ type filePart struct {
 
 // upload is a multipart upload, read but not yet validated as a whole.
 type upload struct {
-	fields  map[string]string
-	files   int
-	asset   *filePart
-	live    *filePart
-	sidecar *filePart
+	fields map[string]string
+	// repeated are the text fields sent more than once: the reference
+	// reads them as lists, which no field takes.
+	repeated []string
+	files    int
+	asset    *filePart
+	live     *filePart
+	sidecar  *filePart
 
 	deviceAssetID, deviceID, duration string
 	fileCreatedAt, fileModifiedAt     time.Time
@@ -201,6 +205,9 @@ func (up *upload) readField(part *multipart.Part) error {
 	if len(b) > maxFieldBytes {
 		return errorf(http.StatusBadRequest, "Field %s is too long: at most %d bytes", part.FormName(), maxFieldBytes)
 	}
+	if _, seen := up.fields[part.FormName()]; seen {
+		up.repeated = append(up.repeated, part.FormName())
+	}
 	up.fields[part.FormName()] = string(b)
 	return nil
 }
@@ -286,6 +293,8 @@ func (up *upload) validate() error {
 	str := func(name string) string {
 		v, ok := up.fields[name]
 		switch {
+		case slices.Contains(up.repeated, name):
+			problems = append(problems, name+" must be a string")
 		case !ok:
 			problems = append(problems, name+" must be a string", name+" should not be empty")
 		case v == "":
@@ -310,6 +319,10 @@ func (up *upload) validate() error {
 		dst  *time.Time
 	}{{"fileCreatedAt", &up.fileCreatedAt}, {"fileModifiedAt", &up.fileModifiedAt}} {
 		v, ok := up.fields[d.name]
+		if slices.Contains(up.repeated, d.name) {
+			problems = append(problems, d.name+" must be a Date instance")
+			continue
+		}
 		if !ok || v == "" {
 			problems = append(problems, d.name+" must be a Date instance", d.name+" should not be empty")
 			continue
@@ -325,6 +338,7 @@ func (up *upload) validate() error {
 	boolean := func(name string, def bool) bool {
 		v, ok := up.fields[name]
 		switch {
+		case slices.Contains(up.repeated, name):
 		case !ok:
 			return def
 		case v == "true":
