@@ -79,8 +79,12 @@ func godogJUnit(t *testing.T, feature string) (failed map[string]bool, cases map
 
 // TestGodogJUnitPremise measures godog v0.15.1's own junit formatter on
 // what mediaspec's runs have. A scenario failing in its second step gets a
-// <failure> element, but its status attribute says "passed" and the report
-// counts no failure: a CI tool that reads the counts shows the run green.
+// <failure> element, but here its status attribute says "passed" and the
+// report counts no failure, so a CI tool that reads the counts shows the run
+// green: godog sets the status from each step result in turn, in the order
+// its storage returns them rather than the scenario's, so the result read
+// last wins. (With other features the failing step comes last and the
+// status is right; which one wins depends on the steps' ids.)
 // A scenario skipped in a step after a passing one is "passed" too, with no
 // <skipped> element; one skipped by a Before hook (how the harness skips a
 // scenario whose target lacks a second user or the control API) has no
