@@ -23,7 +23,7 @@ func decodeBody(r *http.Request, v any, optional bool) error {
 	data, err := io.ReadAll(io.LimitReader(r.Body, maxControlBody+1))
 	switch {
 	case err != nil:
-		return errorf(http.StatusBadRequest, "The request body could not be read")
+		return bodyReadError(err)
 	case len(data) > maxControlBody:
 		return errorf(http.StatusRequestEntityTooLarge, "The request body is larger than the limit of %d bytes", maxControlBody)
 	case len(bytes.TrimSpace(data)) == 0 && optional:

@@ -192,3 +192,36 @@ func sendRaw(t *testing.T, addr string, raw []byte, drip bool) reply {
 	require.NoError(t, err)
 	return reply{status: resp.StatusCode, header: resp.Header, body: body}
 }
+
+// TestUnreadBodiesDoNotHoldConnections: a request announcing a body it
+// never sends, to a handler that answers without reading it (a wrong key,
+// an unknown route, a GET), gets its answer at once; one read by its
+// handler (a control request) is cut off after BodyTimeout; either way the
+// connection is closed: it cannot hold the server.
+func TestUnreadBodiesDoNotHoldConnections(t *testing.T) {
+	srv := newHardenedServer(t, Config{Dataset: testDataset, Now: testNow, BodyTimeout: 300 * time.Millisecond})
+	addr := srv.Listener.Addr().String()
+	for name, head := range map[string]string{
+		"a wrong key":       "POST /api/asset/upload HTTP/1.1\r\nHost: mock\r\nx-api-key: wrong\r\nContent-Type: multipart/form-data; boundary=XyZ\r\nContent-Length: 1000\r\n\r\n",
+		"an unknown route":  "POST /api/nope HTTP/1.1\r\nHost: mock\r\nContent-Length: 1000\r\n\r\n",
+		"a GET with a body": "GET /api/shared-links HTTP/1.1\r\nHost: mock\r\nx-api-key: " + keyAlice + "\r\nContent-Length: 1000\r\n\r\n",
+		"a chunked body":    "POST /__mock/users HTTP/1.1\r\nHost: mock\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n5\r\n{\"nam",
+	} {
+		t.Run(name, func(t *testing.T) {
+			conn, err := net.Dial("tcp", addr)
+			require.NoError(t, err)
+			defer conn.Close()
+			require.NoError(t, conn.SetDeadline(time.Now().Add(5*time.Second)))
+			_, err = io.WriteString(conn, head)
+			require.NoError(t, err)
+			br := bufio.NewReader(conn)
+			resp, err := http.ReadResponse(br, nil)
+			require.NoError(t, err, "an answer before the body comes")
+			_, _ = io.Copy(io.Discard, resp.Body)
+			resp.Body.Close()
+			assert.Equal(t, "application/json", resp.Header.Get("Content-Type"))
+			_, err = br.ReadByte()
+			assert.ErrorIs(t, err, io.EOF, "the connection is closed after the answer")
+		})
+	}
+}

@@ -33,7 +33,7 @@ func readJSON(r *http.Request) (jsonBody, error) {
 	}
 	data, err := io.ReadAll(io.LimitReader(r.Body, maxJSONBody+1))
 	if err != nil {
-		return nil, errorf(http.StatusBadRequest, "The request body could not be read")
+		return nil, bodyReadError(err)
 	}
 	if len(data) > maxJSONBody {
 		return nil, errorf(http.StatusRequestEntityTooLarge, "The request body is larger than the limit of %d bytes", maxJSONBody)
@@ -185,4 +185,13 @@ func pathID(r *http.Request) (string, error) {
 		return "", invalidFields([]string{"id must be a UUID"})
 	}
 	return strings.ToLower(id), nil
+}
+
+// bodyReadError is the answer to a body that could not be read: one that
+// came too slowly, or broke off.
+func bodyReadError(err error) error {
+	if errors.Is(err, errBodyTooSlow) {
+		return errorf(http.StatusRequestTimeout, "Request body cut off: %v", err)
+	}
+	return errorf(http.StatusBadRequest, "The request body could not be read")
 }

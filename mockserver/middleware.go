@@ -13,13 +13,14 @@ import (
 const maxMockDelay = time.Minute
 
 // middleware wraps the routes with what every request gets, outermost first:
-// the request log, CORS (so that every answer carries it, the header limit's
+// the request log, the end of bodies left unread, CORS (so that every answer carries it, the header limit's
 // 431 too), the header limit, the x-mock-* headers and the configured latency.
 func (s *server) middleware(h http.Handler) http.Handler {
 	h = s.latency(h)
 	h = mockHeaders(h)
 	h = limitHeaders(h)
 	h = s.cors(h)
+	h = s.guardBodies(h)
 	return s.logRequests(h)
 }
 
