@@ -46,9 +46,15 @@ func (b *trackedBody) Read(p []byte) (int, error) {
 	return n, err
 }
 
+// unreadGrace is how long the rest of an unread body may still arrive once
+// its request is answered: net/http drains a little of it before closing,
+// so that a client still sending reads its answer rather than a reset.
+const unreadGrace = time.Second
+
 // unreadWriter, before the first byte of the answer, ends the reading of a
-// body that was not read to its end: the answer says Connection: close, and
-// the read deadline is now, so nothing more of it is waited for.
+// body that was not read to its end: the answer says Connection: close (so
+// net/http answers without reading the rest first), and the rest may take
+// at most unreadGrace.
 type unreadWriter struct {
 	http.ResponseWriter
 	body *trackedBody
@@ -64,7 +70,7 @@ func (w *unreadWriter) answering() {
 		return
 	}
 	w.Header().Set("Connection", "close")
-	_ = http.NewResponseController(w.ResponseWriter).SetReadDeadline(time.Now())
+	_ = http.NewResponseController(w.ResponseWriter).SetReadDeadline(time.Now().Add(unreadGrace))
 }
 
 func (w *unreadWriter) WriteHeader(status int) {
