@@ -21,7 +21,8 @@ func (s *server) guardBodies(h http.Handler) http.Handler {
 			h.ServeHTTP(w, r)
 			return
 		}
-		tb := &trackedBody{ReadCloser: r.Body}
+		orig := r.Body
+		tb := &trackedBody{ReadCloser: orig}
 		r.Body = struct {
 			io.Reader
 			io.Closer
@@ -29,6 +30,10 @@ func (s *server) guardBodies(h http.Handler) http.Handler {
 		uw := &unreadWriter{ResponseWriter: w, body: tb}
 		h.ServeHTTP(uw, r)
 		uw.answering()
+		// net/http looks at the body it made once the handler is done: seen
+		// closed early, it waits for the answer to reach the client before
+		// closing the connection, rather than resetting it.
+		r.Body = orig
 	})
 }
 
