@@ -187,6 +187,8 @@ func TestEveryWorkflowResponseValidates(t *testing.T) {
 	album := createAlbum(t, srv, keyAlice, `{"albumName":"Validated","assetIds":["`+aliceAssetID+`"]}`)
 	hidden := createLink(t, srv, keyAlice, `{"type":"ALBUM","albumId":"`+album["id"].(string)+`","showMetadata":false,"password":"pw"}`)
 	link := createLink(t, srv, keyAlice, `{"type":"INDIVIDUAL","assetIds":["`+aliceAssetID+`"]}`)
+	emptyAlbum := createAlbum(t, srv, keyAlice, `{"albumName":"Empty"}`)
+	emptyHidden := createLink(t, srv, keyAlice, `{"type":"ALBUM","albumId":"`+emptyAlbum["id"].(string)+`","showMetadata":false}`)
 	token := sharedLinkToken(&model.SharedLinkRecord{ID: hidden["id"].(string), Password: new("pw")})
 	alice := []string{"x-api-key", keyAlice}
 	for _, tt := range []struct {
@@ -218,6 +220,7 @@ func TestEveryWorkflowResponseValidates(t *testing.T) {
 		{"new album", "POST", "/api/albums", `{"albumName":"v","assetIds":["` + newAsset + `"],"albumUsers":[{"userId":"` + bobID + `","role":"viewer"}]}`, alice, 201, false},
 		{"album", "GET", "/api/albums/" + album["id"].(string), "", alice, 200, false},
 		{"album through a hiding link", "GET", "/api/albums/" + album["id"].(string) + "?key=" + hidden["key"].(string) + "&token=" + url.QueryEscape(token), "", nil, 200, true},
+		{"empty album through a hiding link", "GET", "/api/albums/" + emptyAlbum["id"].(string) + "?key=" + emptyHidden["key"].(string), "", nil, 200, true},
 		{"add to album", "PUT", "/api/albums/" + album["id"].(string) + "/assets", `{"ids":["` + newAsset + `","` + aliceAssetID + `"]}`, alice, 200, false},
 		{"new link", "POST", "/api/shared-links", `{"type":"INDIVIDUAL","assetIds":["` + newAsset + `"],"albumId":"` + album["id"].(string) + `"}`, alice, 201, false},
 		{"new link refused", "POST", "/api/shared-links", `{"type":"ALBUM"}`, alice, 400, false},
@@ -227,6 +230,7 @@ func TestEveryWorkflowResponseValidates(t *testing.T) {
 		{"remove from link", "DELETE", "/api/shared-links/" + link["id"].(string) + "/assets", `{"assetIds":["` + newAsset + `","` + bobID + `"]}`, alice, 200, false},
 		{"my link", "GET", "/api/shared-links/me?key=" + link["key"].(string), "", nil, 200, false},
 		{"my hiding link", "GET", "/api/shared-links/me?key=" + hidden["key"].(string) + "&password=pw", "", nil, 200, true},
+		{"my empty hiding link", "GET", "/api/shared-links/me?key=" + emptyHidden["key"].(string), "", nil, 200, true},
 		{"my link, no password", "GET", "/api/shared-links/me?key=" + hidden["key"].(string), "", nil, 401, false},
 		{"my link, not a link", "GET", "/api/shared-links/me", "", alice, 403, false},
 		{"delete link", "DELETE", "/api/shared-links/" + link["id"].(string), "", alice, 200, false},
