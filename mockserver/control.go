@@ -200,6 +200,11 @@ func emptyDataset(d model.Dataset) model.Dataset {
 // handleDataset is GET /__mock/dataset: the whole state, which --fixtures loads.
 func (s *server) handleDataset() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		writeJSON(w, http.StatusOK, s.store.dataset())
+		body, err := s.store.datasetJSON()
+		if err != nil {
+			writeError(w, err)
+			return
+		}
+		writeRawJSON(w, http.StatusOK, body)
 	})
 }

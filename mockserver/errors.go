@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"strconv"
+	"time"
 )
 
 // apiError is an answer of the HTTP layer: its status and its message, which
@@ -68,8 +69,23 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 	writeRawJSON(w, status, b)
 }
 
-// writeRawJSON writes an already encoded JSON body.
+// Every answer must be taken within writeBase, plus its size at
+// minWriteRate: a client that does not read cannot hold an answer, and the
+// memory behind it, for longer.
+const (
+	writeBase    = 10 * time.Second
+	minWriteRate = 256 << 10 // bytes per second
+)
+
+// writeDeadline is how long an answer of n bytes may take to be written.
+func writeDeadline(n int) time.Duration {
+	return writeBase + time.Duration(n)*time.Second/minWriteRate
+}
+
+// writeRawJSON writes an already encoded JSON body, within its deadline.
 func writeRawJSON(w http.ResponseWriter, status int, body []byte) {
+	// Not every ResponseWriter can set deadlines (a recorder in a test).
+	_ = http.NewResponseController(w).SetWriteDeadline(time.Now().Add(writeDeadline(len(body))))
 	h := w.Header()
 	h.Set("Content-Type", "application/json")
 	h.Set("Content-Length", strconv.Itoa(len(body)))

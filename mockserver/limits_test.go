@@ -2,8 +2,10 @@ package mockserver
 
 import (
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -97,4 +99,44 @@ func TestAmbiguousRequestsAreRefused(t *testing.T) {
 
 	requireError(t, do(t, uploadRequest(t, srv, validForm("twice").with("deviceId", "a").withField("deviceId", "b"), keyAlice)), 400, []any{"deviceId must be a string"})
 	requireError(t, do(t, uploadRequest(t, srv, validForm("twice").with("isFavorite", "false").withField("isFavorite", "true"), keyAlice)), 400, []any{"isFavorite must be a boolean value"})
+}
+
+// deadlineRecorder records the write deadline an answer sets.
+type deadlineRecorder struct {
+	*httptest.ResponseRecorder
+	deadline time.Time
+}
+
+func (d *deadlineRecorder) SetWriteDeadline(t time.Time) error {
+	d.deadline = t
+	return nil
+}
+
+// TestAnswersHaveAWriteDeadline: every answer must be taken within a time
+// that grows with its size, so that a client that does not read cannot
+// hold it; and the dataset, the largest, is encoded once and shared.
+func TestAnswersHaveAWriteDeadline(t *testing.T) {
+	for _, n := range []int{0, 1 << 20, 24 << 20} {
+		w := &deadlineRecorder{ResponseRecorder: httptest.NewRecorder()}
+		before := time.Now()
+		writeRawJSON(w, http.StatusOK, make([]byte, n))
+		got := w.deadline.Sub(before)
+		assert.InDelta(t, writeDeadline(n).Seconds(), got.Seconds(), 1, "%d bytes", n)
+	}
+	assert.Equal(t, 10*time.Second, writeDeadline(0))
+	assert.Equal(t, 10*time.Second+96*time.Second, writeDeadline(24<<20), "24 MiB at 256 KiB/s")
+
+	db, err := newStore(testDataset(), testNow)
+	require.NoError(t, err)
+	a, err := db.datasetJSON()
+	require.NoError(t, err)
+	b, err := db.datasetJSON()
+	require.NoError(t, err)
+	assert.Same(t, &a[0], &b[0], "readers share one encoding")
+	_, err = db.addUser("Dora", "dora@example.com", nil)
+	require.NoError(t, err)
+	c, err := db.datasetJSON()
+	require.NoError(t, err)
+	assert.Contains(t, string(c), "dora@example.com", "a write makes it stale")
+	assert.NotContains(t, string(a), "dora@example.com")
 }
