@@ -130,3 +130,51 @@ func TestControlAssetsNewestUploadFirst(t *testing.T) {
 		})
 	}
 }
+
+// TestControlAPIIsSafeFromWebPages: a page on another origin, open in the
+// same browser as the mock, can neither wipe the data with a request a
+// browser sends without a preflight, nor read the dataset's keys, nor reach
+// the control API through a name that resolves to the mock (DNS
+// rebinding). The API itself stays open to every origin.
+func TestControlAPIIsSafeFromWebPages(t *testing.T) {
+	srv := newTestServer(t)
+	evil := "https://evil.example"
+	before := len(listLinks(t, srv, keyAlice))
+
+	rep := do(t, newRequest(t, http.MethodPost, srv.URL+"/__mock/reset", strings.NewReader(`{"empty":true}`), "Content-Type", "text/plain", "Origin", evil))
+	requireError(t, rep, http.StatusUnsupportedMediaType, "The control API takes JSON: send Content-Type: application/json")
+	assert.Len(t, listLinks(t, srv, keyAlice), before, "nothing was wiped")
+	assert.Empty(t, rep.header.Get("Access-Control-Allow-Origin"))
+
+	rep = do(t, newRequest(t, http.MethodGet, srv.URL+"/__mock/dataset", nil, "Origin", evil))
+	assert.Equal(t, http.StatusOK, rep.status, "curl and tests still read it")
+	assert.Empty(t, rep.header.Get("Access-Control-Allow-Origin"), "but no page of another origin may")
+
+	rep = do(t, newRequest(t, http.MethodOptions, srv.URL+"/__mock/reset", nil, "Origin", evil, "Access-Control-Request-Method", "POST", "Access-Control-Request-Headers", "content-type"))
+	assert.Empty(t, rep.header.Get("Access-Control-Allow-Origin"), "the preflight grants nothing")
+	assert.Empty(t, rep.header.Get("Access-Control-Allow-Methods"))
+
+	r := newRequest(t, http.MethodGet, srv.URL+"/__mock/dataset", nil)
+	r.Host = "rebound.evil.example:2283"
+	requireError(t, do(t, r), http.StatusForbidden, `The control API answers only requests for localhost or an IP address, not "rebound.evil.example"`)
+	for _, host := range []string{"localhost:2283", "127.0.0.1:2283", "[::1]:2283", "app.localhost"} {
+		r := newRequest(t, http.MethodGet, srv.URL+"/__mock/assets", nil, "x-api-key", keyAlice)
+		r.Host = host
+		assert.Equal(t, http.StatusOK, do(t, r).status, host)
+	}
+
+	// The API is open to every origin, for every method it has.
+	rep = do(t, newRequest(t, http.MethodOptions, srv.URL+"/api/shared-links/"+viewLinkID, nil, "Origin", evil, "Access-Control-Request-Method", "PATCH"))
+	assert.Equal(t, "*", rep.header.Get("Access-Control-Allow-Origin"))
+	for _, m := range []string{"PUT", "PATCH", "DELETE"} {
+		assert.Contains(t, rep.header.Get("Access-Control-Allow-Methods"), m)
+	}
+	assert.Contains(t, rep.header.Get("Access-Control-Allow-Headers"), "x-immich-share-key")
+
+	// One origin may be let in.
+	dev := newTestServer(t, func(c *Config) { c.ControlOrigin = "http://localhost:5173" })
+	rep = do(t, newRequest(t, http.MethodGet, dev.URL+"/__mock/dataset", nil, "Origin", "http://localhost:5173"))
+	assert.Equal(t, "http://localhost:5173", rep.header.Get("Access-Control-Allow-Origin"))
+	rep = do(t, newRequest(t, http.MethodGet, dev.URL+"/__mock/dataset", nil, "Origin", evil))
+	assert.Empty(t, rep.header.Get("Access-Control-Allow-Origin"))
+}

@@ -35,7 +35,7 @@ func newHardenedServer(t *testing.T, cfg Config) *httptest.Server {
 // broken as a hostile client makes it.
 func rawRequest(method, target string, headers []string, body []byte) []byte {
 	var b bytes.Buffer
-	fmt.Fprintf(&b, "%s %s HTTP/1.1\r\nHost: mock\r\n", method, target)
+	fmt.Fprintf(&b, "%s %s HTTP/1.1\r\nHost: 127.0.0.1\r\n", method, target)
 	for i := 0; i+1 < len(headers); i += 2 {
 		fmt.Fprintf(&b, "%s: %s\r\n", headers[i], headers[i+1])
 	}
@@ -132,8 +132,8 @@ func TestHostileRequests(t *testing.T) {
 		{name: "an endless slow body", raw: bytes.TrimSuffix(upload("multipart/form-data; boundary=XyZ", nil), []byte("\r\n")), drip: true, status: 408},
 		{name: "an unknown x-mock-status", raw: rawRequest("GET", "/api/shared-links", []string{"x-mock-status", "999"}, nil), status: 400},
 		{name: "an absurd x-mock-delay", raw: rawRequest("GET", "/api/shared-links", []string{"x-mock-delay", "1000h"}, nil), status: 400},
-		{name: "a control request of broken JSON", raw: rawRequest("POST", "/__mock/shared-links", []string{"x-api-key", keyAlice}, []byte(`{"type": "ALBUM",`)), status: 400},
-		{name: "a control request of 2 MiB", raw: rawRequest("POST", "/__mock/users", nil, append([]byte(`{"name":"`), bytes.Repeat([]byte("n"), 2<<20)...)), status: 413},
+		{name: "a control request of broken JSON", raw: rawRequest("POST", "/__mock/shared-links", []string{"x-api-key", keyAlice, "Content-Type", "application/json"}, []byte(`{"type": "ALBUM",`)), status: 400},
+		{name: "a control request of 2 MiB", raw: rawRequest("POST", "/__mock/users", []string{"Content-Type", "application/json"}, append([]byte(`{"name":"`), bytes.Repeat([]byte("n"), 2<<20)...)), status: 413},
 		{name: "a path that climbs", raw: rawRequest("GET", "/api/../../etc/passwd", nil, nil), status: 404},
 	}
 	require.GreaterOrEqual(t, len(tests), 30)
@@ -143,7 +143,9 @@ func TestHostileRequests(t *testing.T) {
 			rep := sendRaw(t, addr, tt.raw, tt.drip)
 			assert.Equal(t, tt.status, rep.status, "body: %.300s", rep.body)
 			assert.Equal(t, "application/json", rep.header.Get("Content-Type"))
-			assert.Equal(t, "*", rep.header.Get("Access-Control-Allow-Origin"), "CORS on every answer, errors too")
+			if !strings.Contains(tt.name, "control") {
+				assert.Equal(t, "*", rep.header.Get("Access-Control-Allow-Origin"), "CORS on every API answer, errors too")
+			}
 			var e map[string]any
 			require.NoError(t, json.Unmarshal(rep.body, &e), "a JSON error body: %.300s", rep.body)
 			assert.Len(t, e, 3)
@@ -205,7 +207,7 @@ func TestUnreadBodiesDoNotHoldConnections(t *testing.T) {
 		"a wrong key":       "POST /api/asset/upload HTTP/1.1\r\nHost: mock\r\nx-api-key: wrong\r\nContent-Type: multipart/form-data; boundary=XyZ\r\nContent-Length: 1000\r\n\r\n",
 		"an unknown route":  "POST /api/nope HTTP/1.1\r\nHost: mock\r\nContent-Length: 1000\r\n\r\n",
 		"a GET with a body": "GET /api/shared-links HTTP/1.1\r\nHost: mock\r\nx-api-key: " + keyAlice + "\r\nContent-Length: 1000\r\n\r\n",
-		"a chunked body":    "POST /__mock/users HTTP/1.1\r\nHost: mock\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n5\r\n{\"nam",
+		"a chunked body":    "POST /__mock/users HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n5\r\n{\"nam",
 	} {
 		t.Run(name, func(t *testing.T) {
 			conn, err := net.Dial("tcp", addr)

@@ -111,7 +111,7 @@ func TestLogNamesTheError(t *testing.T) {
 	require.Equal(t, http.StatusUnauthorized, rep.status)
 	assert.NotEmpty(t, log.line("level=INFO", "status=401", `error="Invalid API key"`), log.String())
 
-	rep = do(t, newRequest(t, http.MethodPost, srv.URL+"/__mock/reset", nil))
+	rep = do(t, newRequest(t, http.MethodPost, srv.URL+"/__mock/reset", nil, "Content-Type", "application/json"))
 	requireError(t, rep, http.StatusInternalServerError, "Internal server error")
 	assert.NotContains(t, string(rep.body), "users", "the client is not told the detail")
 	assert.NotEmpty(t, log.line("level=ERROR", "status=500", "the dataset: users: none"), log.String())

@@ -2,6 +2,8 @@ package mockserver
 
 import (
 	"log/slog"
+	"mime"
+	"net"
 	"net/http"
 	"path"
 	"strconv"
@@ -17,6 +19,7 @@ const maxMockDelay = time.Minute
 // 431 too), the header limit, the x-mock-* headers and the configured latency.
 func (s *server) middleware(h http.Handler) http.Handler {
 	h = s.latency(h)
+	h = guardControl(h)
 	h = mockHeaders(h)
 	h = limitHeaders(h)
 	h = s.cors(h)
@@ -59,21 +62,72 @@ func cleanPath(p string) string {
 	return clean
 }
 
-// cors lets a browser app on any origin call the mock: every answer carries
-// the CORS headers, and a preflight is answered at once, without credentials.
+// cors lets a browser app on any origin call the API: every answer carries
+// the CORS headers, and a preflight is answered at once, without
+// credentials. The control API is not granted to other origins: a web page
+// open beside the mock could read every key in /__mock/dataset, or wipe the
+// data. Only Config.ControlOrigin, if set, may call it from a browser.
 func (s *server) cors(h http.Handler) http.Handler {
-	allowHeaders := strings.Join([]string{"x-api-key", "authorization", "content-type", s.cfg.ChecksumHeader, "x-mock-status", "x-mock-delay"}, ", ")
+	allowHeaders := strings.Join([]string{"x-api-key", "authorization", "content-type", s.cfg.ChecksumHeader,
+		"x-immich-share-key", "x-immich-user-token", "x-mock-status", "x-mock-delay"}, ", ")
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		hd := w.Header()
-		hd.Set("Access-Control-Allow-Origin", "*")
-		hd.Set("Access-Control-Expose-Headers", "content-type, content-length")
+		control := strings.HasPrefix(r.URL.Path, controlPrefix)
+		switch {
+		case !control:
+			hd.Set("Access-Control-Allow-Origin", "*")
+		case s.cfg.ControlOrigin != "" && r.Header.Get("Origin") == s.cfg.ControlOrigin:
+			hd.Set("Access-Control-Allow-Origin", s.cfg.ControlOrigin)
+			hd.Add("Vary", "Origin")
+		default:
+			hd.Add("Vary", "Origin")
+		}
+		if hd.Get("Access-Control-Allow-Origin") != "" {
+			hd.Set("Access-Control-Expose-Headers", "content-type, content-length")
+		}
 		if r.Method == http.MethodOptions {
-			hd.Set("Access-Control-Allow-Methods", "GET, POST, OPTIONS")
-			hd.Set("Access-Control-Allow-Headers", allowHeaders)
-			hd.Set("Access-Control-Max-Age", "86400")
+			if hd.Get("Access-Control-Allow-Origin") != "" {
+				hd.Set("Access-Control-Allow-Methods", "GET, POST, PUT, PATCH, DELETE, OPTIONS")
+				hd.Set("Access-Control-Allow-Headers", allowHeaders)
+				hd.Set("Access-Control-Max-Age", "86400")
+			}
 			hd.Add("Vary", "Origin")
 			w.WriteHeader(http.StatusNoContent)
 			return
+		}
+		h.ServeHTTP(w, r)
+	})
+}
+
+// controlPrefix is where the control API lives, beside the API.
+const controlPrefix = "/__mock/"
+
+// guardControl lets through to the control API only what a browser could
+// send from another origin only after a preflight: a POST must say it is
+// JSON (a form or text/plain body can be sent by any page). And it answers
+// only requests for localhost or an IP address: a name that resolves to
+// the mock's address (DNS rebinding) is refused.
+func guardControl(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !strings.HasPrefix(r.URL.Path, controlPrefix) {
+			h.ServeHTTP(w, r)
+			return
+		}
+		host := r.Host
+		if hh, _, err := net.SplitHostPort(host); err == nil {
+			host = hh
+		}
+		host = strings.Trim(host, "[]")
+		if net.ParseIP(host) == nil && host != "localhost" && !strings.HasSuffix(host, ".localhost") {
+			writeError(w, errorf(http.StatusForbidden, "The control API answers only requests for localhost or an IP address, not %q", host))
+			return
+		}
+		if r.Method == http.MethodPost {
+			mediaType, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
+			if mediaType != "application/json" {
+				writeError(w, errorf(http.StatusUnsupportedMediaType, "The control API takes JSON: send Content-Type: application/json"))
+				return
+			}
 		}
 		h.ServeHTTP(w, r)
 	})

@@ -34,6 +34,9 @@ type Config struct {
 	BodyTimeout time.Duration
 	// NoControl turns the control API (/__mock/) off.
 	NoControl bool
+	// ControlOrigin is the one web origin (scheme://host:port) allowed to
+	// call the control API from a browser; none when empty.
+	ControlOrigin string
 	// Logger gets one line per request; nil logs nothing.
 	Logger *slog.Logger
 	// Now is the wall clock; nil means time.Now.

@@ -103,6 +103,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		checksumHeader = fs.String("checksum-header", mockserver.DefaultChecksumHeader, "name of the header that carries a file's SHA-1 for duplicate detection")
 		maxUpload      = fs.Int64("max-upload-bytes", 0, "answer 413 to an upload body larger than this (0: no limit)")
 		noControl      = fs.Bool("no-control", false, "turn the control API (/__mock/) off")
+		controlOrigin  = fs.String("control-origin", "", "the one web origin (like http://localhost:5173) whose pages may call the control API from a browser")
 		logFormat      = fs.String("log-format", "text", "request log format: text or json")
 		quiet          = fs.Bool("quiet", false, "log nothing")
 	)
@@ -146,6 +147,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		MaxUploadBytes: *maxUpload,
 		Latency:        *latency,
 		NoControl:      *noControl,
+		ControlOrigin:  *controlOrigin,
 		Logger:         logger,
 	})
 	if err != nil {
