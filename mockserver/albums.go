@@ -95,11 +95,7 @@ func (s *server) handleCreateAlbum() http.Handler {
 			return
 		}
 		al, err := s.store.createAlbum(p.user.ID, na)
-		if err != nil {
-			writeError(w, err)
-			return
-		}
-		writeJSON(w, http.StatusCreated, al)
+		answer(w, http.StatusCreated, al, err)
 	})
 }
 
@@ -148,16 +144,12 @@ func albumUsers(b jsonBody, pr *problems) []model.AlbumUserRecord {
 // handleAlbum is GET /api/albums/{id}?withoutAssets.
 func (s *server) handleAlbum() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		p, err := s.authenticate(r)
+		in, err := s.read(r, s.authenticate, true, false)
 		if err != nil {
 			writeError(w, err)
 			return
 		}
-		id, err := pathID(r)
-		if err != nil {
-			writeError(w, err)
-			return
-		}
+		p, id := in.principal, in.id
 		without, err := queryBool(r.URL.Query(), "withoutAssets")
 		if err != nil {
 			writeError(w, err)
@@ -175,32 +167,19 @@ func (s *server) handleAlbum() http.Handler {
 // handleAddAlbumAssets is PUT /api/albums/{id}/assets.
 func (s *server) handleAddAlbumAssets() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		p, err := s.authenticate(r)
+		in, err := s.read(r, s.authenticate, true, true)
 		if err != nil {
 			writeError(w, err)
 			return
 		}
-		id, err := pathID(r)
-		if err != nil {
-			writeError(w, err)
-			return
-		}
-		b, err := readJSON(r)
-		if err != nil {
-			writeError(w, err)
-			return
-		}
+		p, id, b := in.principal, in.id, in.body
 		ids, err := idList(b, "ids")
 		if err != nil {
 			writeError(w, err)
 			return
 		}
 		res, err := s.store.addAlbumAssets(p, id, ids)
-		if err != nil {
-			writeError(w, err)
-			return
-		}
-		writeJSON(w, http.StatusOK, res)
+		answer(w, http.StatusOK, res, err)
 	})
 }
 

@@ -95,22 +95,14 @@ func bulkCheckItems(b jsonBody) ([]bulkCheckItem, error) {
 // handleAsset is GET /api/asset/{id}.
 func (s *server) handleAsset() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		p, err := s.authenticate(r)
+		in, err := s.read(r, s.authenticate, true, false)
 		if err != nil {
 			writeError(w, err)
 			return
 		}
-		id, err := pathID(r)
-		if err != nil {
-			writeError(w, err)
-			return
-		}
+		p, id := in.principal, in.id
 		a, err := s.store.asset(p, id)
-		if err != nil {
-			writeError(w, err)
-			return
-		}
-		writeJSON(w, http.StatusOK, a)
+		answer(w, http.StatusOK, a, err)
 	})
 }
 
@@ -147,16 +139,12 @@ func (s *server) handleAssetStatistics() http.Handler {
 func (s *server) handlePicture(file bool) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Cache-Control", "none")
-		p, err := s.authenticate(r)
+		in, err := s.read(r, s.authenticate, true, false)
 		if err != nil {
 			writeError(w, err)
 			return
 		}
-		id, err := pathID(r)
-		if err != nil {
-			writeError(w, err)
-			return
-		}
+		p, id := in.principal, in.id
 		q := r.URL.Query()
 		var pr problems
 		if file {

@@ -129,33 +129,21 @@ func (s *server) handleCreateSharedLink() http.Handler {
 		nl.allowDownload = orDefault(f.allowDownload, true)
 		nl.showMetadata = orDefault(f.showMetadata, true)
 		link, err := s.store.createLink(p.user.ID, nl)
-		if err != nil {
-			writeError(w, err)
-			return
-		}
-		writeJSON(w, http.StatusCreated, link)
+		answer(w, http.StatusCreated, link, err)
 	})
 }
 
 // handleSharedLink is GET /api/shared-links/{id}.
 func (s *server) handleSharedLink() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		p, err := s.authenticateUser(r)
+		in, err := s.read(r, s.authenticateUser, true, false)
 		if err != nil {
 			writeError(w, err)
 			return
 		}
-		id, err := pathID(r)
-		if err != nil {
-			writeError(w, err)
-			return
-		}
+		p, id := in.principal, in.id
 		link, err := s.store.link(p.user.ID, id)
-		if err != nil {
-			writeError(w, err)
-			return
-		}
-		writeJSON(w, http.StatusOK, link)
+		answer(w, http.StatusOK, link, err)
 	})
 }
 
@@ -163,21 +151,12 @@ func (s *server) handleSharedLink() http.Handler {
 // assetIds cannot be changed and are ignored.
 func (s *server) handleUpdateSharedLink() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		p, err := s.authenticateUser(r)
+		in, err := s.read(r, s.authenticateUser, true, true)
 		if err != nil {
 			writeError(w, err)
 			return
 		}
-		id, err := pathID(r)
-		if err != nil {
-			writeError(w, err)
-			return
-		}
-		b, err := readJSON(r)
-		if err != nil {
-			writeError(w, err)
-			return
-		}
+		p, id, b := in.principal, in.id, in.body
 		var pr problems
 		f, err := readLinkFields(b, &pr)
 		if err != nil {
@@ -205,11 +184,7 @@ func (s *server) handleUpdateSharedLink() http.Handler {
 			lp.expiresAt = new((*model.Time)(nil))
 		}
 		link, err := s.store.updateLink(p.user.ID, id, lp)
-		if err != nil {
-			writeError(w, err)
-			return
-		}
-		writeJSON(w, http.StatusOK, link)
+		answer(w, http.StatusOK, link, err)
 	})
 }
 
@@ -217,16 +192,12 @@ func (s *server) handleUpdateSharedLink() http.Handler {
 // empty body and no Content-Type, as the reference answers.
 func (s *server) handleRemoveSharedLink() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		p, err := s.authenticateUser(r)
+		in, err := s.read(r, s.authenticateUser, true, false)
 		if err != nil {
 			writeError(w, err)
 			return
 		}
-		id, err := pathID(r)
-		if err != nil {
-			writeError(w, err)
-			return
-		}
+		p, id := in.principal, in.id
 		if err := s.store.removeLink(p.user.ID, id); err != nil {
 			writeError(w, err)
 			return
@@ -240,32 +211,19 @@ func (s *server) handleRemoveSharedLink() http.Handler {
 // /api/shared-links/{id}/assets.
 func (s *server) handleSharedLinkAssets(add bool) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		p, err := s.authenticate(r)
+		in, err := s.read(r, s.authenticate, true, true)
 		if err != nil {
 			writeError(w, err)
 			return
 		}
-		id, err := pathID(r)
-		if err != nil {
-			writeError(w, err)
-			return
-		}
-		b, err := readJSON(r)
-		if err != nil {
-			writeError(w, err)
-			return
-		}
+		p, id, b := in.principal, in.id, in.body
 		ids, err := idList(b, "assetIds")
 		if err != nil {
 			writeError(w, err)
 			return
 		}
 		res, err := s.store.changeLinkAssets(p, id, ids, add)
-		if err != nil {
-			writeError(w, err)
-			return
-		}
-		writeJSON(w, http.StatusOK, res)
+		answer(w, http.StatusOK, res, err)
 	})
 }
 

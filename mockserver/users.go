@@ -73,11 +73,7 @@ func (s *server) handleMyUser() http.Handler {
 			return
 		}
 		me, err := s.store.me(p.user.ID)
-		if err != nil {
-			writeError(w, err)
-			return
-		}
-		writeJSON(w, http.StatusOK, me)
+		answer(w, http.StatusOK, me, err)
 	})
 }
 
@@ -140,11 +136,7 @@ func (s *server) handleCreateUserAdmin() http.Handler {
 			return
 		}
 		u, err := s.store.addUserAdmin(p.user, nu)
-		if err != nil {
-			writeError(w, err)
-			return
-		}
-		writeJSON(w, http.StatusCreated, u)
+		answer(w, http.StatusCreated, u, err)
 	})
 }
 
@@ -196,11 +188,7 @@ func (s *server) handleCreateAPIKey() http.Handler {
 			return
 		}
 		key, err := s.store.addAPIKey(p.user.ID, name)
-		if err != nil {
-			writeError(w, err)
-			return
-		}
-		writeJSON(w, http.StatusCreated, key)
+		answer(w, http.StatusCreated, key, err)
 	})
 }
 
