@@ -14,18 +14,13 @@ import (
 // linkTokenCookieAge is how long the cookie that opens a protected link lasts.
 const linkTokenCookieAge = 24 * time.Hour
 
-// linkFields reads the members createSharedLink and updateSharedLink share,
-// in the reference's order of messages: description, password, then the
-// three rights. A non-ISO expiresAt is the single message that hides all
-// others, as on the reference.
-type linkFields struct {
-	description, password                    **string
-	expiresAt                                **model.Time
-	allowUpload, allowDownload, showMetadata *bool
-}
-
-func readLinkFields(b jsonBody, pr *problems) (linkFields, error) {
-	var f linkFields
+// readLinkFields reads the members createSharedLink and updateSharedLink
+// share, in the reference's order of messages: description, password, then
+// the three rights. A non-ISO expiresAt is the single message that hides
+// all others, as on the reference. A member absent stays nil; one given as
+// null points at nil.
+func readLinkFields(b jsonBody, pr *problems) (linkPatch, error) {
+	var f linkPatch
 	text := func(name string, maxChars int) **string {
 		switch {
 		case b.isNull(name):
@@ -175,15 +170,11 @@ func (s *server) handleUpdateSharedLink() http.Handler {
 			writeError(w, err)
 			return
 		}
-		lp := linkPatch{
-			description: f.description, password: f.password, expiresAt: f.expiresAt,
-			allowUpload: f.allowUpload, allowDownload: f.allowDownload, showMetadata: f.showMetadata,
-		}
 		// changeExpiryTime without a date clears the expiry; a date wins.
 		if changeExpiry && (f.expiresAt == nil || *f.expiresAt == nil) {
-			lp.expiresAt = new((*model.Time)(nil))
+			f.expiresAt = new((*model.Time)(nil))
 		}
-		link, err := s.store.updateLink(p.user.ID, id, lp)
+		link, err := s.store.updateLink(p.user.ID, id, f)
 		answer(w, http.StatusOK, link, err)
 	})
 }

@@ -22,8 +22,7 @@ type workflow struct {
 	files    []*file  // and their files
 	otherOne string   // the other user's photo
 	album    string   // the album made last
-	results  []bulkResult
-	token    string // the token the link's password gave
+	token    string   // the token the link's password gave
 }
 
 // bulkResult is one answer of a request that adds several ids.
