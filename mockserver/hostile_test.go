@@ -26,6 +26,7 @@ func newHardenedServer(t *testing.T, cfg Config) *httptest.Server {
 	require.NoError(t, err)
 	srv := httptest.NewUnstartedServer(h)
 	srv.Config = HTTPServer(h, slog.New(slog.DiscardHandler))
+	srv.Listener = Listener(srv.Listener)
 	srv.Start()
 	t.Cleanup(srv.Close)
 	return srv
@@ -106,6 +107,8 @@ func TestHostileRequests(t *testing.T) {
 		{name: "an empty body", raw: upload("multipart/form-data; boundary=XyZ", []byte{}), status: 400},
 		{name: "10,000 parts", raw: upload("multipart/form-data; boundary=XyZ", multipartBody("XyZ", manyParts...)), status: 400},
 		{name: "10,000 empty parts", raw: upload("multipart/form-data; boundary=XyZ", bytes.Repeat([]byte("--XyZ\r\n\r\n\r\n"), 10_000)), status: 400},
+		{name: "a 2 MiB header, over net/http's own limit", raw: rawRequest("GET", "/api/shared-links", []string{"x-api-key", keyAlice, "x-padding", strings.Repeat("p", 2<<20)}, nil), status: 431},
+		{name: "a request line net/http cannot read", raw: []byte("GET /api/shared-links HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n"), status: 400},
 		{name: "a 1 MiB header", raw: rawRequest("GET", "/api/shared-links", []string{"x-api-key", keyAlice, "x-padding", strings.Repeat("p", 1<<20)}, nil), status: 431},
 		{name: "a 100 KiB query", raw: rawRequest("GET", "/api/shared-links?key="+strings.Repeat("k", 100<<10), nil, nil), status: 431},
 		{name: "a path with an empty segment", raw: rawRequest("GET", "//api/shared-links", []string{"x-api-key", keyAlice}, nil), status: 404},

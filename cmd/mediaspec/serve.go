@@ -174,7 +174,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 func serveUntilDone(ctx context.Context, ln net.Listener, h http.Handler, logger *slog.Logger) error {
 	srv := mockserver.HTTPServer(h, logger)
 	errc := make(chan error, 1)
-	go func() { errc <- srv.Serve(ln) }()
+	go func() { errc <- srv.Serve(mockserver.Listener(ln)) }()
 	select {
 	case err := <-errc:
 		return err
