@@ -1,6 +1,7 @@
 package mockserver
 
 import (
+	"bufio"
 	"bytes"
 	"log/slog"
 	"net"
@@ -67,8 +68,8 @@ func loggedServer(t *testing.T) (addr string, log *logBuffer) {
 
 // TestRequestsTheClientLeft checks that a request whose client went away
 // while x-mock-delay held it ends then, well before the minute it asked
-// for, and is logged as such: not as an empty 200. Without a body, net/http
-// notices the client leaving; with a body left unread, the mock watches the
+// for, and is logged as such. Without a body, net/http notices the client
+// closing its side; with a body left unread, the mock watches the
 // connection itself.
 func TestRequestsTheClientLeft(t *testing.T) {
 	for name, raw := range map[string][]byte{
@@ -83,10 +84,9 @@ func TestRequestsTheClientLeft(t *testing.T) {
 			_, err = conn.Write(raw)
 			require.NoError(t, err)
 			require.NoError(t, conn.Close())
-			line := log.line("client gone")
+			line := log.line("outcome=")
 			require.NotEmpty(t, line, "the request was not ended and logged within 10 s; the log:\n%s", log)
-			assert.Contains(t, line, "outcome=\"client gone before the answer\"")
-			assert.NotContains(t, line, "status=")
+			assert.Regexp(t, `outcome="client (gone|closed its side)`, line)
 			assert.Contains(t, line, "duration=")
 		})
 	}
@@ -118,4 +118,37 @@ func TestLogNamesTheError(t *testing.T) {
 
 	rep = do(t, newRequest(t, http.MethodGet, srv.URL+"/api/shared-links", nil, "x-api-key", keyAlice))
 	assert.Equal(t, http.StatusOK, rep.status, "the failed reset kept the state")
+}
+
+// TestHalfClosedClientsGetTheirAnswer: a client that closes its sending
+// side after its request (TCP's half-close, which looks like leaving until
+// the server writes) gets the answer it asked for, never an empty 200: a
+// forced status, or the API's own answer after --latency.
+func TestHalfClosedClientsGetTheirAnswer(t *testing.T) {
+	for name, tt := range map[string]struct {
+		cfg     Config
+		headers []string
+		status  int
+	}{
+		"a forced status after a delay": {Config{}, []string{"x-mock-delay", "2s", "x-mock-status", "503"}, 503},
+		"no key after --latency":        {Config{Latency: time.Second}, nil, 401},
+	} {
+		t.Run(name, func(t *testing.T) {
+			cfg := tt.cfg
+			cfg.Dataset, cfg.Now = testDataset, testNow
+			srv := newHardenedServer(t, cfg)
+			conn, err := net.Dial("tcp", srv.Listener.Addr().String())
+			require.NoError(t, err)
+			defer conn.Close()
+			require.NoError(t, conn.SetDeadline(time.Now().Add(10*time.Second)))
+			_, err = conn.Write(rawRequest("GET", "/api/shared-links", tt.headers, nil))
+			require.NoError(t, err)
+			require.NoError(t, conn.(*net.TCPConn).CloseWrite())
+			resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+			require.NoError(t, err)
+			defer resp.Body.Close()
+			assert.Equal(t, tt.status, resp.StatusCode)
+			assert.Equal(t, "application/json", resp.Header.Get("Content-Type"))
+		})
+	}
 }
