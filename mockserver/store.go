@@ -389,6 +389,9 @@ func (st *state) addAsset(a model.AssetRecord, tx *undo) error {
 	if err := checkText("originalFileName", a.OriginalFileName, maxFileNameBytes); err != nil {
 		return err
 	}
+	if a.ExifInfo != nil && a.ExifInfo.FileSizeInByte != nil && *a.ExifInfo.FileSizeInByte < 0 {
+		return fmt.Errorf("exifInfo.fileSizeInByte %d is negative", *a.ExifInfo.FileSizeInByte)
+	}
 	if st.userByID[a.OwnerID] == nil {
 		return fmt.Errorf("owner %q is not a user", a.OwnerID)
 	}
