@@ -125,7 +125,10 @@ type uploadBuffers struct {
 }
 
 func newUploadBuffers() any {
-	return &uploadBuffers{copy: make([]byte, 64<<10), head: make([]byte, 0, exif.MaxHead), read: bufio.NewReaderSize(nil, 64<<10)}
+	// The head grows as an asset's first bytes arrive, up to exif.MaxHead,
+	// and is kept for the next upload: an upload whose client stalls before
+	// its file holds no head at all.
+	return &uploadBuffers{copy: make([]byte, 64<<10), read: bufio.NewReaderSize(nil, 64<<10)}
 }
 
 // readUpload streams the multipart body, hashing each file as it passes;
@@ -217,11 +220,12 @@ func (up *upload) readField(part *multipart.Part) error {
 func (up *upload) readFile(part *multipart.Part, bufs *uploadBuffers) error {
 	var slot **filePart
 	var allowed func(ext string) bool
-	var head []byte // only the asset's head is kept: only its EXIF is read
+	hw := &headWriter{} // only the asset's head is kept: only its EXIF is read
 	switch part.FormName() {
 	case "assetData":
 		slot, allowed = &up.asset, func(ext string) bool { return model.AssetTypeOf(ext) != "" }
-		head = bufs.head[:0]
+		hw = &headWriter{b: bufs.head[:0], max: exif.MaxHead}
+		defer func() { bufs.head = hw.b[:0] }() // the grown head serves the next upload
 	case "livePhotoData":
 		slot, allowed = &up.live, func(ext string) bool { return model.AssetTypeOf(ext) == model.AssetVideo }
 	case "sidecarData":
@@ -238,7 +242,6 @@ func (up *upload) readFile(part *multipart.Part, bufs *uploadBuffers) error {
 		return errorf(http.StatusBadRequest, "Unsupported file type %s", filename)
 	}
 	h := sha1.New()
-	hw := &headWriter{b: head}
 	n, err := io.CopyBuffer(io.MultiWriter(h, hw), part, bufs.copy)
 	if err != nil {
 		return malformed(err)
@@ -269,12 +272,14 @@ func rawFileName(part *multipart.Part) (string, error) {
 	return name, nil
 }
 
-// headWriter keeps as many of the first bytes written to it as b has room
-// for, and drops the rest.
-type headWriter struct{ b []byte }
+// headWriter keeps the first max bytes written to it, and drops the rest.
+type headWriter struct {
+	b   []byte
+	max int
+}
 
 func (w *headWriter) Write(p []byte) (int, error) {
-	if room := cap(w.b) - len(w.b); room > 0 {
+	if room := w.max - len(w.b); room > 0 {
 		w.b = append(w.b, p[:min(room, len(p))]...)
 	}
 	return len(p), nil
