@@ -59,16 +59,12 @@ func (s *server) handleAlbums() http.Handler {
 // handleCreateAlbum is POST /api/albums.
 func (s *server) handleCreateAlbum() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		p, err := s.authenticateUser(r)
+		in, err := s.read(r, s.authenticateUser, false, true)
 		if err != nil {
 			writeError(w, err)
 			return
 		}
-		b, err := readJSON(r)
-		if err != nil {
-			writeError(w, err)
-			return
-		}
+		p, b := in.principal, in.body
 		var na newAlbum
 		var pr problems
 		name, ok := b.str("albumName")

@@ -12,16 +12,12 @@ import (
 // an uploader's batch the server already has.
 func (s *server) handleBulkUploadCheck() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		p, err := s.authenticateUser(r)
+		in, err := s.read(r, s.authenticateUser, false, true)
 		if err != nil {
 			writeError(w, err)
 			return
 		}
-		b, err := readJSON(r)
-		if err != nil {
-			writeError(w, err)
-			return
-		}
+		p, b := in.principal, in.body
 		items, err := bulkCheckItems(b)
 		if err != nil {
 			writeError(w, err)

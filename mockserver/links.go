@@ -77,16 +77,12 @@ func orDefault[T any](p *T, def T) T {
 // handleCreateLink is POST /api/shared-links.
 func (s *server) handleCreateSharedLink() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		p, err := s.authenticateUser(r)
+		in, err := s.read(r, s.authenticateUser, false, true)
 		if err != nil {
 			writeError(w, err)
 			return
 		}
-		b, err := readJSON(r)
-		if err != nil {
-			writeError(w, err)
-			return
-		}
+		p, b := in.principal, in.body
 		var nl newLink
 		var pr problems
 		typ, _ := b.str("type")

@@ -159,16 +159,12 @@ func requiredString(b jsonBody, p *problems, name string, maxChars int) string {
 // handleCreateAPIKey is POST /api/api-keys: a new key for the caller.
 func (s *server) handleCreateAPIKey() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		p, err := s.authenticateUser(r)
+		in, err := s.read(r, s.authenticateUser, false, true)
 		if err != nil {
 			writeError(w, err)
 			return
 		}
-		b, err := readJSON(r)
-		if err != nil {
-			writeError(w, err)
-			return
-		}
+		p, b := in.principal, in.body
 		name := "API Key"
 		var pr problems
 		if b.has("name") {
