@@ -87,7 +87,7 @@ func godogJUnit(t *testing.T, feature string) (failed map[string]bool, cases map
 // status is right; which one wins depends on the steps' ids.)
 // A scenario skipped in a step after a passing one is "passed" too, with no
 // <skipped> element; one skipped by a Before hook (how the harness skips a
-// scenario whose target lacks a second user or the control API) has no
+// scenario whose target lacks a second user, or an admin to make one) has no
 // status and no <skipped> element, so it reads as passed; neither carries
 // the reason. That is why the harness writes its JUnit report from its own
 // results (junit.go). The day godog reports these rightly, this test fails:

@@ -39,9 +39,9 @@ var reportFeatures = fstest.MapFS{
     Then the request is refused with status 401 and the message "Authentication required"
     When I list my shared links
 
-  @control
-  Scenario: It needs the control API
-    Given I have shared an album
+  @new-user
+  Scenario: It needs a user of its own
+    Given a new user who has no shared links
     When I list my shared links
     Then the list holds that link
 
@@ -101,7 +101,7 @@ func TestResultsAndReports(t *testing.T) {
 	want := []outcome{
 		{"It passes", "passed"},
 		{"It fails in its second step", "failed"},
-		{"It needs the control API", "skipped"},
+		{"It needs a user of its own", "skipped"},
 		{"It has examples (credentials: no credentials, message: Authentication required)", "passed"},
 		{`It has examples (credentials: the API key "not-a-real-key", message: Authentication required)`, "failed"},
 		{"It has a step nobody wrote", "failed"},
@@ -115,7 +115,7 @@ func TestResultsAndReports(t *testing.T) {
 	assert.Equal(t, 3, res.Failed)
 	assert.Equal(t, 1, res.Skipped)
 	assert.Contains(t, res.Scenarios[1].Failure, "no request was sent")
-	assert.Contains(t, res.Scenarios[2].SkipReason, "control API")
+	assert.Contains(t, res.Scenarios[2].SkipReason, "needs to make a user")
 	assert.Equal(t, []string{"passed", "failed", "skipped"},
 		[]string{string(res.Scenarios[1].Steps[0].Status), string(res.Scenarios[1].Steps[1].Status), string(res.Scenarios[1].Steps[2].Status)})
 
@@ -160,7 +160,7 @@ func TestResultsAndReports(t *testing.T) {
 			case "skipped":
 				assert.Nil(t, c.Failure, c.Name)
 				require.NotNil(t, c.Skipped, c.Name)
-				assert.Contains(t, c.Skipped.Message, "control API")
+				assert.Contains(t, c.Skipped.Message, "needs to make a user")
 			}
 		}
 	})
@@ -337,13 +337,13 @@ func TestEverythingSkipped(t *testing.T) {
 		Target:   startReportTarget(t),
 		APIKey:   apiKey,
 		Features: reportFeatures,
-		Tags:     "@control",
+		Tags:     "@new-user",
 		Formats:  []conformance.Format{{Name: "junit", File: junit}, {Name: "progress", File: progress}},
 	})
 	var cfgErr *conformance.ConfigError
 	require.ErrorAs(t, err, &cfgErr)
 	assert.ErrorContains(t, err, "every selected scenario was skipped")
-	assert.ErrorContains(t, err, "needs the mock's control API")
+	assert.ErrorContains(t, err, "needs to make a user")
 	assert.Equal(t, 1, res.Skipped)
 
 	b, err := os.ReadFile(junit)

@@ -7,7 +7,6 @@ package conformance
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -108,7 +107,7 @@ type Config struct {
 	// ChecksumHeader names the duplicate-detection header (optional).
 	ChecksumHeader string
 	// Tags filters the scenarios, in godog's tag expression syntax, e.g.
-	// "@robustness" or "~@control".
+	// "@robustness" or "~@new-user".
 	Tags string
 	// Formats are the reports to write; with no pretty or progress among
 	// them, progress is written to Output.
@@ -179,7 +178,6 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 	if err := probe(ctx, cfg.Client, cfg.Target); err != nil {
 		return Result{}, err
 	}
-	control := hasControl(ctx, cfg.Client, cfg.Target)
 
 	var console []string
 	for _, f := range cfg.Formats {
@@ -212,7 +210,6 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 		ChecksumHeader: cfg.ChecksumHeader,
 		Client:         cfg.Client,
 		Validator:      validator,
-		Control:        control,
 	}
 	rec := newRecorder(cat)
 	suite := godog.TestSuite{
@@ -291,33 +288,6 @@ func probe(ctx context.Context, client *http.Client, target string) error {
 	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 1<<20))
 	resp.Body.Close()
 	return nil
-}
-
-// hasControl says whether the target has the mock's control API, at the
-// root of its host: GET /__mock/dataset answers a dataset there.
-func hasControl(ctx context.Context, client *http.Client, target string) bool {
-	u, err := url.Parse(target)
-	if err != nil {
-		return false
-	}
-	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
-	defer cancel()
-	r, err := http.NewRequestWithContext(ctx, http.MethodGet, u.Scheme+"://"+u.Host+"/__mock/dataset", nil)
-	if err != nil {
-		return false
-	}
-	resp, err := client.Do(r)
-	if err != nil {
-		return false
-	}
-	defer resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		return false
-	}
-	var d struct {
-		Users []json.RawMessage `json:"users"`
-	}
-	return json.NewDecoder(resp.Body).Decode(&d) == nil && len(d.Users) > 0
 }
 
 // reportFile is a report's file, opened before the run.

@@ -25,9 +25,6 @@ import (
 
 // Tags that say what a scenario needs beyond the API itself.
 const (
-	// TagControl marks scenarios that set up state through the mock's
-	// control API (/__mock/ at the target's host root).
-	TagControl = "@control"
 	// TagSecondUser marks scenarios that need a second user.
 	TagSecondUser = "@second-user"
 	// TagNewUser marks scenarios that need a user the harness makes (with
@@ -67,8 +64,6 @@ type Config struct {
 	Client *http.Client
 	// Validator checks every API response.
 	Validator *spec.Validator
-	// Control says whether the target has the mock's control API.
-	Control bool
 }
 
 // check returns cfg with its defaults, or the reason it cannot be used.

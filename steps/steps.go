@@ -73,9 +73,6 @@ func (s *scenario) needs(p *godog.Scenario) error {
 	for _, t := range p.Tags {
 		tags = append(tags, t.Name)
 	}
-	if slices.Contains(tags, TagControl) && !s.cfg.Control {
-		return skip("needs the mock's control API (%s), which the target does not have", TagControl)
-	}
 	if slices.Contains(tags, TagNewUser) && !s.cfg.canMakeUsers() {
 		return skip("needs to make a user: give --admin-api-key, or --admin-email and --admin-password (%s)", TagNewUser)
 	}

@@ -57,7 +57,7 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		adminAPIKey    = fs.String("admin-api-key", "", "an admin's API key: the harness makes the users it needs with it (the built-in mock's by default)")
 		adminEmail     = fs.String("admin-email", "", "an admin's email, with --admin-password, instead of --admin-api-key")
 		adminPassword  = fs.String("admin-password", "", "that admin's password")
-		tags           = fs.String("tags", "", `run only the scenarios these tags select, e.g. "@robustness" or "~@control"`)
+		tags           = fs.String("tags", "", `run only the scenarios these tags select, e.g. "@robustness" or "~@new-user"`)
 		checksumHeader = fs.String("checksum-header", mockserver.DefaultChecksumHeader, "name of the header that announces a file's SHA-1")
 		concurrency    = fs.Int("concurrency", 4, "scenarios run at once")
 		settle         = fs.Duration("settle", steps.DefaultSettle, "how long scenarios wait for what the target derives from a file after the upload (EXIF, thumbnails)")
