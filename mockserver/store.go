@@ -616,13 +616,6 @@ func (st *state) dataset() model.Dataset {
 	return d
 }
 
-// Dataset returns a snapshot of the whole state.
-func (db *store) dataset() model.Dataset {
-	db.mu.RLock()
-	defer db.mu.RUnlock()
-	return db.state.dataset()
-}
-
 // datasetJSON is the whole state, encoded once per state and shared by all
 // its readers: a large library's dataset is tens of megabytes.
 func (db *store) datasetJSON() ([]byte, error) {

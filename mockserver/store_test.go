@@ -48,7 +48,7 @@ type snapshot struct {
 // every index, which the state after a failed write must equal.
 func take(t *testing.T, db *store) snapshot {
 	t.Helper()
-	st, err := newState(db.dataset())
+	st, err := newState(db.state.dataset())
 	require.NoError(t, err)
 	st.loaded = db.state.loaded
 	return snapshot{state: st, version: db.version, last: db.last}
