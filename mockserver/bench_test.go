@@ -110,7 +110,7 @@ func BenchmarkAlbum(b *testing.B) {
 	db, err := newStore(testDataset(), time.Now)
 	require.NoError(b, err)
 	s := &server{cfg: Config{ChecksumHeader: DefaultChecksumHeader, BodyTimeout: defaultBodyTimeout, Now: time.Now}, store: db, mux: http.NewServeMux()}
-	s.uploadBuffers.New = newUploadBuffers
+	s.uploadBuffers = newBufferPool()
 	s.routes()
 	h := s.route()
 	ids := make([]string, 0, 500)

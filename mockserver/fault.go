@@ -1,6 +1,7 @@
 package mockserver
 
 import (
+	"errors"
 	"fmt"
 )
 
@@ -46,7 +47,11 @@ func invalidFields(problems []string) *domainError {
 	return &domainError{code: errInvalid, message: problems}
 }
 
-// internal wraps a broken invariant of the mock as an internal error.
+// internal wraps a broken invariant of the mock as an internal error; a
+// domain error that a step of the write returned stays what it is.
 func internal(err error) *domainError {
+	if de, ok := errors.AsType[*domainError](err); ok {
+		return de
+	}
 	return &domainError{code: errInternal, message: err.Error()}
 }

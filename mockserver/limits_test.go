@@ -1,6 +1,7 @@
 package mockserver
 
 import (
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -139,4 +140,91 @@ func TestAnswersHaveAWriteDeadline(t *testing.T) {
 	require.NoError(t, err)
 	assert.Contains(t, string(c), "dora@example.com", "a write makes it stale")
 	assert.NotContains(t, string(a), "dora@example.com")
+}
+
+// TestListingsStayBounded: a user's listing shows at most maxListedAssets
+// assets (an ALBUM link's album twice); a write past it is refused with a
+// 400 and leaves nothing, and a dataset past it does not load.
+func TestListingsStayBounded(t *testing.T) {
+	d := testDataset()
+	// Alice's links list 2 (the ALBUM link's one asset, twice) + 1 + 1.
+	base := d.Assets[0]
+	fill := (maxListedAssets-2)/2 - 1 - 1 // the album's assets that bring her listing to maxListedAssets − 2
+	for i := range fill + 3 {
+		a := base
+		a.ID = fmt.Sprintf("00000000-0000-4000-8000-%012d", 100_000+i)
+		a.Checksum = sha1Base64(fmt.Appendf(nil, "fill %d", i))
+		d.Assets = append(d.Assets, a)
+		if i < fill {
+			d.Albums[0].AssetIDs = append(d.Albums[0].AssetIDs, a.ID)
+		}
+	}
+	spare := func(i int) string { return d.Assets[len(d.Assets)-3+i].ID }
+	db, err := newStore(d, testNow)
+	require.NoError(t, err)
+	require.Equal(t, maxListedAssets-2, db.state.listed(aliceID))
+	alice := principal{user: db.state.userByID[aliceID]}
+
+	res, err := db.addAlbumAssets(alice, d.Albums[0].ID, []string{spare(0)})
+	require.NoError(t, err, "up to the bound")
+	require.True(t, res[0].Success)
+	require.Equal(t, maxListedAssets, db.state.listed(aliceID))
+
+	before := take(t, db)
+	_, err = db.addAlbumAssets(alice, d.Albums[0].ID, []string{spare(1)})
+	require.Error(t, err)
+	assert.Equal(t, errInvalid, codeOf(err))
+	assert.Equal(t, fmt.Sprintf("Too many shared assets: the owner's shared links would list %d assets, and a listing holds at most %d", maxListedAssets+2, maxListedAssets), err.Error())
+	requireUnchanged(t, db, before)
+
+	_, err = db.createLink(aliceID, newLink{typ: model.LinkIndividual, assetIDs: []string{spare(1)}})
+	assert.Equal(t, errInvalid, codeOf(err), "a new link past the bound: %v", err)
+	_, err = db.changeLinkAssets(alice, "00000000-0000-4000-8000-00000000002a", []string{spare(1)}, true)
+	assert.Equal(t, errInvalid, codeOf(err), "a link's new asset past the bound: %v", err)
+	requireUnchanged(t, db, before)
+
+	// Removing makes room again.
+	_, err = db.changeLinkAssets(alice, "00000000-0000-4000-8000-00000000002a", []string{aliceAssetID}, false)
+	require.NoError(t, err)
+	_, err = db.createLink(aliceID, newLink{typ: model.LinkIndividual, assetIDs: []string{spare(1)}})
+	require.NoError(t, err)
+
+	// Over the API, the answer is the 400.
+	d.Albums[0].AssetIDs = append(d.Albums[0].AssetIDs, spare(0))
+	srv := newTestServer(t, func(c *Config) { c.Dataset = func() model.Dataset { return d } })
+	rep := sendJSON(t, srv, http.MethodPut, "/api/albums/"+d.Albums[0].ID+"/assets", `{"ids":["`+spare(1)+`"]}`, "x-api-key", keyAlice)
+	requireError(t, rep, 400, fmt.Sprintf("Too many shared assets: the owner's shared links would list %d assets, and a listing holds at most %d", maxListedAssets+2, maxListedAssets))
+
+	d.Albums[0].AssetIDs = append(d.Albums[0].AssetIDs, spare(1))
+	_, err = newState(d)
+	require.Error(t, err)
+	assert.Regexp(t, `^sharedLinks\[\d+\]: Too many shared assets`, err.Error(), "the record is named")
+}
+
+// TestEncodedAnswersStayBounded: the answers the store keeps encoded stay
+// within their budget (maxEncodedBytes) in all, and one larger than that
+// is not kept.
+func TestEncodedAnswersStayBounded(t *testing.T) {
+	db, err := newStore(testDataset(), testNow)
+	require.NoError(t, err)
+	db.listingBudget = 1 << 20 // the test's bytes, not 256 MiB
+	answer := func(n int) func(*state) (any, error) {
+		return func(*state) (any, error) { return strings.Repeat("a", n), nil }
+	}
+	kept := func() (n int) {
+		for _, l := range db.listings {
+			n += len(l.body)
+		}
+		return n
+	}
+	_, err = db.encoded("huge", answer(db.listingBudget+1))
+	require.NoError(t, err)
+	assert.NotContains(t, db.listings, "huge", "an answer over the bound is not kept")
+	for i := range 9 {
+		_, err := db.encoded(fmt.Sprint("big", i), answer(db.listingBudget/8))
+		require.NoError(t, err)
+		assert.Equal(t, kept(), db.listingBytes)
+		assert.LessOrEqual(t, db.listingBytes, db.listingBudget, "after %d answers", i+1)
+	}
+	assert.Contains(t, db.listings, "big8", "the newest answer is kept")
 }

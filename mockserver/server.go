@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
-	"sync"
 	"time"
 
 	"github.com/mediaspec/mediaspec/mockserver/model"
@@ -50,7 +49,7 @@ type server struct {
 	log   *slog.Logger
 	mux   *http.ServeMux
 
-	uploadBuffers sync.Pool
+	uploadBuffers *bufferPool
 }
 
 // New builds a mock server holding cfg.Dataset's state.
@@ -73,7 +72,7 @@ func New(cfg Config) (http.Handler, error) {
 		return nil, fmt.Errorf("mockserver: dataset: %w", err)
 	}
 	s := &server{cfg: cfg, store: st, log: cfg.Logger, mux: http.NewServeMux()}
-	s.uploadBuffers.New = newUploadBuffers
+	s.uploadBuffers = newBufferPool()
 	s.routes()
 	return s.middleware(s.route()), nil
 }

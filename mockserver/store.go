@@ -35,6 +35,9 @@ type store struct {
 	// answered again until the next write.
 	version  uint64
 	listings map[string]encodedListing
+	// listingBytes is the size of the answers in listings, at most
+	// listingBudget (maxEncodedBytes).
+	listingBytes, listingBudget int
 	// writes counts every write; datasetBody is the whole state encoded at
 	// datasetAt writes, shared by every reader of /__mock/dataset, and
 	// dropped at the next write.
@@ -93,7 +96,7 @@ func newStore(d model.Dataset, now func() time.Time) (*store, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &store{now: now, newID: newUUID, newSecret: newSecret, newToken: newToken, state: st, listings: map[string]encodedListing{}}, nil
+	return &store{now: now, newID: newUUID, newSecret: newSecret, newToken: newToken, state: st, listings: map[string]encodedListing{}, listingBudget: maxEncodedBytes}, nil
 }
 
 // undo collects how to take back each step of a write that has begun.
@@ -147,6 +150,7 @@ type encodedListing struct {
 func (db *store) changed() {
 	db.version++
 	clear(db.listings)
+	db.listingBytes = 0
 }
 
 // replace swaps the whole state for d's, or keeps it if d does not hold
@@ -552,6 +556,9 @@ func (st *state) addLink(l model.SharedLinkRecord, tx *undo) error {
 		}
 		seen[id] = true
 	}
+	if err := tooManyListed(st.listed(l.UserID) + st.linkListed(&l)); err != nil {
+		return err
+	}
 	n, mine := len(st.links), st.linksByUser[l.UserID]
 	st.links = append(st.links, &l)
 	st.linkByID[l.ID] = &l
@@ -726,8 +733,13 @@ func (db *store) sharedLinksJSON(userID string) ([]byte, error) {
 	})
 }
 
-// maxEncoded bounds how many encoded answers the store keeps.
-const maxEncoded = 256
+// maxEncoded and maxEncodedBytes bound how many encoded answers the store
+// keeps, and their bytes in all: room for the largest listing
+// maxListedAssets allows, which its readers then share.
+const (
+	maxEncoded      = 256
+	maxEncodedBytes = 256 << 20
+)
 
 // encoded is the answer build makes, encoded, from memory when it was
 // encoded at this version of the store. build runs under the read lock and
@@ -755,10 +767,12 @@ func (db *store) encoded(key string, build func(st *state) (any, error)) ([]byte
 		return nil, fmt.Errorf("encoding an answer: %w", err)
 	}
 	db.mu.Lock()
-	if db.version == version {
-		if len(db.listings) >= maxEncoded {
+	if db.version == version && len(body) <= db.listingBudget {
+		if len(db.listings) >= maxEncoded || db.listingBytes+len(body) > db.listingBudget {
 			clear(db.listings)
+			db.listingBytes = 0
 		}
+		db.listingBytes += len(body) - len(db.listings[key].body)
 		db.listings[key] = encodedListing{version: version, body: body}
 	}
 	db.mu.Unlock()

@@ -330,6 +330,9 @@ func (st *state) replaceAlbum(al *model.AlbumRecord, tx *undo) error {
 	if old == nil || i < 0 {
 		return errAlbumGone(al.ID)
 	}
+	if err := st.albumGrowthListed(old, len(al.AssetIDs)); err != nil {
+		return err
+	}
 	st.albums[i] = al
 	st.albumByID[al.ID] = al
 	tx.push(func() {

@@ -197,6 +197,9 @@ func (st *state) replaceLink(old, l *model.SharedLinkRecord, tx *undo) error {
 	if i < 0 || j < 0 || l.ID != old.ID || l.Key != old.Key || l.UserID != old.UserID {
 		return errLinkGone(old.ID)
 	}
+	if err := tooManyListed(st.listed(l.UserID) - st.linkListed(old) + st.linkListed(l)); err != nil && st.linkListed(l) > st.linkListed(old) {
+		return err
+	}
 	next := slices.Clone(mine)
 	next[j] = l
 	st.links[i] = l

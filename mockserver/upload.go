@@ -14,6 +14,8 @@ import (
 	"path"
 	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 	"unicode"
 	"unicode/utf8"
@@ -62,8 +64,8 @@ func (s *server) handleUpload() http.Handler {
 			}
 			r.Body = http.MaxBytesReader(w, r.Body, max)
 		}
-		bufs := s.uploadBuffers.Get().(*uploadBuffers)
-		defer s.uploadBuffers.Put(bufs)
+		bufs := s.uploadBuffers.get()
+		defer s.uploadBuffers.put(bufs)
 		up, err := readUpload(r, bufs)
 		if err != nil {
 			var mbe *http.MaxBytesError
@@ -119,16 +121,66 @@ type upload struct {
 
 // uploadBuffers are the buffers one upload reads with, reused across uploads.
 type uploadBuffers struct {
-	copy []byte        // moves file bytes to the hash
-	head []byte        // keeps the head of assetData, for its EXIF
-	read *bufio.Reader // reads the body in large pieces: fewer read calls on the connection
+	large bool
+	copy  []byte        // moves file bytes to the hash
+	head  []byte        // keeps the head of assetData, for its EXIF
+	read  *bufio.Reader // reads the body in large pieces: fewer read calls on the connection
 }
 
-func newUploadBuffers() any {
-	// The head grows as an asset's first bytes arrive, up to exif.MaxHead,
-	// and is kept for the next upload: an upload whose client stalls before
-	// its file holds no head at all.
-	return &uploadBuffers{copy: make([]byte, 64<<10), read: bufio.NewReaderSize(nil, 64<<10)}
+// A multipart part hands out at most 4 KiB per read (mime/multipart's peek
+// buffer), so a larger copy buffer would never fill. Reading the body 64 KiB
+// at a time takes a sixteenth of the read calls, but an upload whose client
+// stalls would hold those 64 KiB for as long as the body deadline lets it:
+// only maxLargeBuffers uploads read through large buffers at once, the rest
+// through small ones, and the memory of ten thousand stalled uploads stays
+// about ten thousand times the small size.
+const (
+	copyBufferSize  = 4 << 10
+	largeReadSize   = 64 << 10
+	smallReadSize   = 4 << 10
+	maxLargeBuffers = 64
+)
+
+// bufferPool hands out upload buffers: large ones to at most maxLargeBuffers
+// uploads at once, small ones beyond.
+type bufferPool struct {
+	large, small sync.Pool
+	inUse        atomic.Int32 // large buffers handed out
+}
+
+func newBufferPool() *bufferPool {
+	p := &bufferPool{}
+	p.large.New = func() any { return newUploadBuffers(true) }
+	p.small.New = func() any { return newUploadBuffers(false) }
+	return p
+}
+
+// newUploadBuffers makes a set of buffers. The head grows as an asset's
+// first bytes arrive, up to exif.MaxHead, and is kept for the next upload:
+// an upload whose client stalls before its file holds no head at all.
+func newUploadBuffers(large bool) *uploadBuffers {
+	size := smallReadSize
+	if large {
+		size = largeReadSize
+	}
+	return &uploadBuffers{large: large, copy: make([]byte, copyBufferSize), read: bufio.NewReaderSize(nil, size)}
+}
+
+func (p *bufferPool) get() *uploadBuffers {
+	if p.inUse.Add(1) <= maxLargeBuffers {
+		return p.large.Get().(*uploadBuffers)
+	}
+	p.inUse.Add(-1)
+	return p.small.Get().(*uploadBuffers)
+}
+
+func (p *bufferPool) put(b *uploadBuffers) {
+	if b.large {
+		p.large.Put(b)
+		p.inUse.Add(-1)
+		return
+	}
+	p.small.Put(b)
 }
 
 // readUpload streams the multipart body, hashing each file as it passes;
