@@ -26,7 +26,7 @@ func newHardenedServer(t *testing.T, cfg Config) *httptest.Server {
 	require.NoError(t, err)
 	srv := httptest.NewUnstartedServer(h)
 	srv.Config = HTTPServer(h, slog.New(slog.DiscardHandler))
-	srv.Listener = Listener(srv.Listener)
+	srv.Listener = Listener(srv.Listener, 0)
 	srv.Start()
 	t.Cleanup(srv.Close)
 	return srv

@@ -4,11 +4,14 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"net"
 	"net/http"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 )
@@ -56,22 +59,95 @@ func limitHeaders(h http.Handler) http.Handler {
 
 // Listener wraps ln so that the few answers net/http writes on its own,
 // before any handler runs (headers over its limit, a request it cannot
-// read), are JSON errors too, like every answer of the mock.
-func Listener(ln net.Listener) net.Listener { return jsonErrorListener{ln} }
-
-type jsonErrorListener struct{ net.Listener }
-
-func (l jsonErrorListener) Accept() (net.Conn, error) {
-	c, err := l.Listener.Accept()
-	if err != nil {
-		return nil, err
+// read), are JSON errors too, like every answer of the mock; and so that
+// at most maxConns connections are open at once (0: DefaultMaxConnections).
+// A connection beyond that is answered 503 at once and closed: refused
+// fast, rather than left waiting, or taking the last file descriptor.
+func Listener(ln net.Listener, maxConns int) net.Listener {
+	if maxConns <= 0 {
+		maxConns = DefaultMaxConnections()
 	}
-	return &jsonErrorConn{Conn: c}, nil
+	return &jsonErrorListener{Listener: ln, max: int64(maxConns)}
+}
+
+// DefaultMaxConnections is the connection limit when none is given: the
+// process's file descriptors less a reserve for everything else it opens,
+// at most 10,000 below it; 4,096 where the limit cannot be read.
+func DefaultMaxConnections() int {
+	n, ok := fileLimit()
+	if !ok {
+		return 4096
+	}
+	return int(max(64, n-min(n/10, 10_000)))
+}
+
+type jsonErrorListener struct {
+	net.Listener
+	max      int64
+	open     atomic.Int64
+	refusing atomic.Int64 // connections being answered 503
+}
+
+// maxRefusing bounds the connections being answered 503 at once; in a flood
+// beyond it, they are closed without an answer.
+const maxRefusing = 256
+
+// refuseDeadline bounds the write of the 503 to a connection over the
+// limit, and then the wait for its client to close.
+const refuseDeadline = time.Second
+
+func (l *jsonErrorListener) Accept() (net.Conn, error) {
+	for {
+		c, err := l.Listener.Accept()
+		if err != nil {
+			return nil, err
+		}
+		if l.open.Add(1) > l.max {
+			l.open.Add(-1)
+			if l.refusing.Add(1) > maxRefusing {
+				l.refusing.Add(-1)
+				c.Close()
+				continue
+			}
+			go func() {
+				defer l.refusing.Add(-1)
+				refuse(c, l.max)
+			}()
+			continue
+		}
+		return &jsonErrorConn{Conn: c, closed: func() { l.open.Add(-1) }}, nil
+	}
+}
+
+// refuse answers a connection over the limit with a JSON 503, without
+// reading its request, and closes it.
+func refuse(c net.Conn, limit int64) {
+	defer c.Close()
+	_ = c.SetWriteDeadline(time.Now().Add(refuseDeadline))
+	body := mustErrorBody(http.StatusServiceUnavailable, fmt.Sprintf("Too many connections: the mock serves at most %d at once", limit))
+	_, _ = fmt.Fprintf(c, "HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json\r\nContent-Length: %d\r\nRetry-After: 1\r\nAccess-Control-Allow-Origin: *\r\nConnection: close\r\n\r\n%s", len(body), body)
+	// Closing with the request unread would reset the connection, and the
+	// client could lose the answer: stop sending, read what the client
+	// still sends until it closes, or for refuseDeadline at most.
+	if tc, ok := c.(interface{ CloseWrite() error }); ok {
+		_ = tc.CloseWrite()
+	}
+	_ = c.SetReadDeadline(time.Now().Add(refuseDeadline))
+	_, _ = io.Copy(io.Discard, io.LimitReader(c, 1<<20))
 }
 
 // jsonErrorConn rewrites net/http's own plain-text error answers as the
 // mock's JSON error body, keeping their status.
-type jsonErrorConn struct{ net.Conn }
+type jsonErrorConn struct {
+	net.Conn
+	closed func() // called once, at the first Close
+	once   sync.Once
+}
+
+func (c *jsonErrorConn) Close() error {
+	c.once.Do(c.closed)
+	return c.Conn.Close()
+}
 
 // plainErrorHeaders are the headers of net/http's own error answers, and of
 // no answer of the mock's.

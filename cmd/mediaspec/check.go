@@ -168,7 +168,7 @@ func startMock(apiKey, checksumHeader string) (baseURL string, stop func(), err 
 		return "", nil, fmt.Errorf("starting the built-in mock: %w", err)
 	}
 	srv := mockserver.HTTPServer(h, logger)
-	go func() { _ = srv.Serve(mockserver.Listener(ln)) }()
+	go func() { _ = srv.Serve(mockserver.Listener(ln, 0)) }()
 	// The run is over when stop is called: no request is worth waiting for.
 	stop = func() { _ = srv.Close() }
 	return "http://" + ln.Addr().String() + "/api", stop, nil

@@ -106,10 +106,14 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		controlOrigin  = fs.String("control-origin", "", "the one web origin (like http://localhost:5173) whose pages may call the control API from a browser")
 		logFormat      = fs.String("log-format", "text", "request log format: text or json")
 		quiet          = fs.Bool("quiet", false, "log nothing")
+		maxConns       = fs.Int("max-connections", 0, "connections open at once; one more is answered 503 at once (0: the file descriptor limit less a reserve)")
 	)
 	df.register(fs)
 	if err := parseFlags(fs, args); err != nil {
 		return err
+	}
+	if *maxConns < 0 {
+		return fmt.Errorf("%w: --max-connections must be 0 or more, not %d", errUsage, *maxConns)
 	}
 	if *fixtures != "" {
 		// The file is the whole dataset: flags that would make another one
@@ -167,14 +171,14 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	} else {
 		fmt.Fprintf(stdout, "login: %s, with the password the dataset was made with\n", d.Users[0].Email)
 	}
-	return serveUntilDone(ctx, ln, h, logger)
+	return serveUntilDone(ctx, mockserver.Listener(ln, *maxConns), h, logger)
 }
 
 // serveUntilDone serves until ctx ends, then shuts down gracefully.
 func serveUntilDone(ctx context.Context, ln net.Listener, h http.Handler, logger *slog.Logger) error {
 	srv := mockserver.HTTPServer(h, logger)
 	errc := make(chan error, 1)
-	go func() { errc <- srv.Serve(mockserver.Listener(ln)) }()
+	go func() { errc <- srv.Serve(ln) }()
 	select {
 	case err := <-errc:
 		return err
