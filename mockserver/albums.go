@@ -156,7 +156,7 @@ func (s *server) handleAlbum() http.Handler {
 			writeError(w, err)
 			return
 		}
-		writeRawJSON(w, http.StatusOK, body)
+		s.large.write(w, http.StatusOK, body)
 	})
 }
 

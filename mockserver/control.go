@@ -197,14 +197,13 @@ func emptyDataset(d model.Dataset) model.Dataset {
 	return model.Dataset{Seed: d.Seed, Anchor: d.Anchor, Users: users}
 }
 
-// handleDataset is GET /__mock/dataset: the whole state, which --fixtures loads.
+// handleDataset is GET /__mock/dataset: the whole state, which --fixtures
+// loads, encoded as it is written (streamDataset).
 func (s *server) handleDataset() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		body, err := s.store.datasetJSON()
-		if err != nil {
-			writeError(w, err)
-			return
+		if err := streamDataset(w, s.store.datasetView()); err != nil {
+			// The status is sent; the client, gone or too slow, was cut off.
+			clientGone(w)
 		}
-		writeRawJSON(w, http.StatusOK, body)
 	})
 }

@@ -69,28 +69,40 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 	writeRawJSON(w, status, b)
 }
 
-// Every answer must be taken within writeBase, plus its size at
-// minWriteRate: a client that does not read cannot hold an answer, and the
-// memory behind it, for longer.
+// An answer is written writeChunk bytes at a time, and each piece must be
+// taken within writeBase plus its size at minWriteRate: a client that reads
+// slowly but steadily gets the largest answer, and one that stops reading
+// lets go of it, and of the memory behind it, within about writeBase once
+// the connection's buffers are full, whatever its size.
 const (
 	writeBase    = 10 * time.Second
 	minWriteRate = 256 << 10 // bytes per second
+	writeChunk   = 256 << 10
 )
 
-// writeDeadline is how long an answer of n bytes may take to be written.
+// writeDeadline is how long a piece of n bytes may take to be written.
 func writeDeadline(n int) time.Duration {
 	return writeBase + time.Duration(n)*time.Second/minWriteRate
 }
 
-// writeRawJSON writes an already encoded JSON body, within its deadline.
+// writeRawJSON writes an already encoded JSON body, each piece within its
+// deadline.
 func writeRawJSON(w http.ResponseWriter, status int, body []byte) {
-	// Not every ResponseWriter can set deadlines (a recorder in a test).
-	_ = http.NewResponseController(w).SetWriteDeadline(time.Now().Add(writeDeadline(len(body))))
+	rc := http.NewResponseController(w)
 	h := w.Header()
 	h.Set("Content-Type", "application/json")
 	h.Set("Content-Length", strconv.Itoa(len(body)))
+	// Not every ResponseWriter can set deadlines (a recorder in a test).
+	_ = rc.SetWriteDeadline(time.Now().Add(writeDeadline(min(len(body), writeChunk))))
 	w.WriteHeader(status)
-	_, _ = w.Write(body)
+	for len(body) > 0 {
+		n := min(len(body), writeChunk)
+		_ = rc.SetWriteDeadline(time.Now().Add(writeDeadline(n)))
+		if _, err := w.Write(body[:n]); err != nil {
+			return
+		}
+		body = body[n:]
+	}
 }
 
 // writeError answers err as the JSON error body, and hands err to the

@@ -1,6 +1,7 @@
 package mockserver
 
 import (
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -11,6 +12,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/mediaspec/mediaspec/mockserver/fake"
 	"github.com/mediaspec/mediaspec/mockserver/model"
 )
 
@@ -102,44 +104,77 @@ func TestAmbiguousRequestsAreRefused(t *testing.T) {
 	requireError(t, do(t, uploadRequest(t, srv, validForm("twice").with("isFavorite", "false").withField("isFavorite", "true"), keyAlice)), 400, []any{"isFavorite must be a boolean value"})
 }
 
-// deadlineRecorder records the write deadline an answer sets.
+// deadlineRecorder records the write deadlines an answer sets, and how
+// much it wrote after each.
 type deadlineRecorder struct {
 	*httptest.ResponseRecorder
-	deadline time.Time
+	deadlines []time.Duration // from now
+	written   []int           // after each deadline
 }
 
 func (d *deadlineRecorder) SetWriteDeadline(t time.Time) error {
-	d.deadline = t
+	d.deadlines = append(d.deadlines, time.Until(t))
+	d.written = append(d.written, 0)
 	return nil
 }
 
-// TestAnswersHaveAWriteDeadline: every answer must be taken within a time
-// that grows with its size, so that a client that does not read cannot
-// hold it; and the dataset, the largest, is encoded once and shared.
+func (d *deadlineRecorder) Write(p []byte) (int, error) {
+	d.written[len(d.written)-1] += len(p)
+	return d.ResponseRecorder.Write(p)
+}
+
+// TestAnswersHaveAWriteDeadline: every piece of an answer must be taken
+// within a time that grows with the piece, so that a client that stops
+// reading cannot hold an answer, whatever its size, for much longer than
+// writeBase; and the dataset, the largest, is encoded once and shared.
 func TestAnswersHaveAWriteDeadline(t *testing.T) {
-	for _, n := range []int{0, 1 << 20, 24 << 20} {
+	for _, n := range []int{0, 1 << 20, 24<<20 + 5} {
 		w := &deadlineRecorder{ResponseRecorder: httptest.NewRecorder()}
-		before := time.Now()
 		writeRawJSON(w, http.StatusOK, make([]byte, n))
-		got := w.deadline.Sub(before)
-		assert.InDelta(t, writeDeadline(n).Seconds(), got.Seconds(), 1, "%d bytes", n)
+		require.Equal(t, n, w.Body.Len())
+		total := 0
+		for i, d := range w.deadlines {
+			assert.LessOrEqual(t, w.written[i], writeChunk, "%d bytes: piece %d", n, i)
+			assert.InDelta(t, writeDeadline(w.written[i]).Seconds(), d.Seconds(), 1, "%d bytes: piece %d", n, i)
+			total += w.written[i]
+		}
+		assert.Equal(t, n, total, "every byte is written under a deadline")
+		assert.Len(t, w.deadlines, 1+(n+writeChunk-1)/writeChunk, "%d bytes: the head, then one deadline a piece", n)
 	}
 	assert.Equal(t, 10*time.Second, writeDeadline(0))
-	assert.Equal(t, 10*time.Second+96*time.Second, writeDeadline(24<<20), "24 MiB at 256 KiB/s")
+	assert.Equal(t, 11*time.Second, writeDeadline(writeChunk), "256 KiB at 256 KiB/s")
 
-	db, err := newStore(testDataset(), testNow)
-	require.NoError(t, err)
-	a, err := db.datasetJSON()
-	require.NoError(t, err)
-	b, err := db.datasetJSON()
-	require.NoError(t, err)
-	assert.Same(t, &a[0], &b[0], "readers share one encoding")
-	_, err = db.addUser("Dora", "dora@example.com", nil)
-	require.NoError(t, err)
-	c, err := db.datasetJSON()
-	require.NoError(t, err)
-	assert.Contains(t, string(c), "dora@example.com", "a write makes it stale")
-	assert.NotContains(t, string(a), "dora@example.com")
+}
+
+// TestDatasetIsStreamed: /__mock/dataset is written record by record, each
+// piece under its deadline, with the very bytes of json.Marshal; a reader
+// holds a view of the records, which a later write does not change.
+func TestDatasetIsStreamed(t *testing.T) {
+	for name, d := range map[string]model.Dataset{
+		"the tests' dataset": testDataset(),
+		"a generated one":    fake.Generate(fake.Options{Seed: 3, Anchor: testNow(), Links: 40, APIKey: keyAlice}),
+	} {
+		t.Run(name, func(t *testing.T) {
+			db, err := newStore(d, testNow)
+			require.NoError(t, err)
+			_, err = db.addAPIKey(d.Users[0].ID, "laptop")
+			require.NoError(t, err, "a list that is left out when empty")
+			view := db.datasetView()
+			want, err := json.Marshal(db.state.dataset())
+			require.NoError(t, err)
+
+			_, err = db.addUser("Dora", "dora@example.com", nil)
+			require.NoError(t, err)
+			w := &deadlineRecorder{ResponseRecorder: httptest.NewRecorder()}
+			require.NoError(t, streamDataset(w, view))
+			assert.Equal(t, string(want), w.Body.String())
+			assert.NotContains(t, w.Body.String(), "dora@example.com", "the view is of its moment")
+			for i, n := range w.written {
+				assert.LessOrEqual(t, n, writeChunk, "piece %d", i)
+				assert.InDelta(t, writeDeadline(n).Seconds(), w.deadlines[i].Seconds(), 1, "piece %d", i)
+			}
+		})
+	}
 }
 
 // TestListingsStayBounded: a user's listing shows at most maxListedAssets
@@ -227,4 +262,45 @@ func TestEncodedAnswersStayBounded(t *testing.T) {
 		assert.LessOrEqual(t, db.listingBytes, db.listingBudget, "after %d answers", i+1)
 	}
 	assert.Contains(t, db.listings, "big8", "the newest answer is kept")
+}
+
+// TestLargeAnswersAreFewAtOnce: while maxLargeAnswers large answers are
+// being written (to clients that may never read them), one more is
+// answered 503 at once instead of being held too.
+func TestLargeAnswersAreFewAtOnce(t *testing.T) {
+	d := testDataset()
+	for i := range 1000 { // an album large enough for a listing over largeAnswer
+		a := d.Assets[0]
+		a.ID = fmt.Sprintf("00000000-0000-4000-8000-%012d", 200_000+i)
+		a.Checksum = sha1Base64(fmt.Appendf(nil, "large %d", i))
+		d.Assets = append(d.Assets, a)
+		d.Albums[0].AssetIDs = append(d.Albums[0].AssetIDs, a.ID)
+	}
+	s, err := newServer(Config{Dataset: func() model.Dataset { return d }, Now: testNow})
+	require.NoError(t, err)
+	h := s.middleware(s.route())
+	list := func() *httptest.ResponseRecorder {
+		rec := httptest.NewRecorder()
+		req := httptest.NewRequest(http.MethodGet, "/api/shared-links", nil)
+		req.Header.Set("x-api-key", keyAlice)
+		h.ServeHTTP(rec, req)
+		return rec
+	}
+	require.Greater(t, list().Body.Len(), largeAnswer, "the listing is a large answer")
+
+	for range maxLargeAnswers {
+		require.True(t, s.large.take(httptest.NewRecorder()))
+	}
+	rec := list()
+	assert.Equal(t, http.StatusServiceUnavailable, rec.Code)
+	assert.Equal(t, "1", rec.Header().Get("Retry-After"))
+	assert.JSONEq(t, `{"message":"Busy: 4 large answers are being sent; try again in a moment","error":"Service Unavailable","statusCode":503}`, rec.Body.String())
+
+	rec = httptest.NewRecorder()
+	h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/api/server-info/ping", nil))
+	assert.Equal(t, http.StatusOK, rec.Code, "a small answer needs no place")
+
+	s.large.release()
+	assert.Equal(t, http.StatusOK, list().Code, "a freed place serves again")
+	assert.Len(t, s.large, maxLargeAnswers-1, "and is freed after the answer")
 }

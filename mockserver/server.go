@@ -50,10 +50,20 @@ type server struct {
 	mux   *http.ServeMux
 
 	uploadBuffers *bufferPool
+	large         largeAnswers
 }
 
 // New builds a mock server holding cfg.Dataset's state.
 func New(cfg Config) (http.Handler, error) {
+	s, err := newServer(cfg)
+	if err != nil {
+		return nil, err
+	}
+	return s.middleware(s.route()), nil
+}
+
+// newServer builds the mock with its routes.
+func newServer(cfg Config) (*server, error) {
 	if cfg.Dataset == nil {
 		return nil, fmt.Errorf("mockserver: no dataset")
 	}
@@ -73,6 +83,7 @@ func New(cfg Config) (http.Handler, error) {
 	}
 	s := &server{cfg: cfg, store: st, log: cfg.Logger, mux: http.NewServeMux()}
 	s.uploadBuffers = newBufferPool()
+	s.large = make(largeAnswers, maxLargeAnswers)
 	s.routes()
-	return s.middleware(s.route()), nil
+	return s, nil
 }

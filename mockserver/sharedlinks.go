@@ -16,6 +16,6 @@ func (s *server) handleSharedLinks() http.Handler {
 			writeError(w, err)
 			return
 		}
-		writeRawJSON(w, http.StatusOK, body)
+		s.large.write(w, http.StatusOK, body)
 	})
 }

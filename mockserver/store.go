@@ -38,12 +38,6 @@ type store struct {
 	// listingBytes is the size of the answers in listings, at most
 	// listingBudget (maxEncodedBytes).
 	listingBytes, listingBudget int
-	// writes counts every write; datasetBody is the whole state encoded at
-	// datasetAt writes, shared by every reader of /__mock/dataset, and
-	// dropped at the next write.
-	writes      uint64
-	datasetBody []byte
-	datasetAt   uint64
 	// last is the newest time given to an object created at run time;
 	// the next one gets a later one, so createdAt strictly increases.
 	last time.Time
@@ -131,10 +125,6 @@ func (db *store) write(f func(st *state, tx *undo) error) error {
 		db.last = last
 		return err
 	}
-	if len(tx) > 0 {
-		db.writes++
-		db.datasetBody = nil
-	}
 	return nil
 }
 
@@ -163,8 +153,6 @@ func (db *store) replace(d model.Dataset) error {
 	db.mu.Lock()
 	defer db.mu.Unlock()
 	db.state = st
-	db.writes++
-	db.datasetBody = nil
 	db.changed()
 	return nil
 }
@@ -621,31 +609,6 @@ func (st *state) dataset() model.Dataset {
 		d.Sessions = append(d.Sessions, *se)
 	}
 	return d
-}
-
-// datasetJSON is the whole state, encoded once per state and shared by all
-// its readers: a large library's dataset is tens of megabytes.
-func (db *store) datasetJSON() ([]byte, error) {
-	db.mu.RLock()
-	body, at, writes := db.datasetBody, db.datasetAt, db.writes
-	var d model.Dataset
-	if body == nil || at != writes {
-		d = db.state.dataset()
-	}
-	db.mu.RUnlock()
-	if body != nil && at == writes {
-		return body, nil
-	}
-	body, err := json.Marshal(d)
-	if err != nil {
-		return nil, fmt.Errorf("encoding the dataset: %w", err)
-	}
-	db.mu.Lock()
-	if db.writes == writes {
-		db.datasetBody, db.datasetAt = body, writes
-	}
-	db.mu.Unlock()
-	return body, nil
 }
 
 // assetByChecksum finds an owner's asset by the SHA-1 of its content.
