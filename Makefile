@@ -50,6 +50,7 @@ COMPARE_DURATION    ?= 10s
 COMPARE_CONCURRENCY ?= 16
 COMPARE_UPLOAD_SIZE ?= 102400
 SOAK_DURATION       ?= 60s
+SOAK_ATTACK_SCALE   ?= 5
 
 .PHONY: compare
 compare: ## Load Prism (pinned, cached in ~/.cache) and mediaspec serve alike, print both and the ratios (COMPARE_DURATION=10s).
@@ -73,7 +74,7 @@ compare: ## Load Prism (pinned, cached in ~/.cache) and mediaspec serve alike, p
 soak: ## Run mixed load on mediaspec serve for SOAK_DURATION (60s) and check that its memory stays flat.
 	@tmp="$$(mktemp -d)" && trap 'rm -rf "$$tmp"' EXIT INT TERM && \
 	$(GO) build -o "$$tmp/mediaspec" ./cmd/mediaspec && $(GO) build -o "$$tmp/perf" ./scripts/perf && \
-	"$$tmp/perf" soak --mediaspec "$$tmp/mediaspec" --workdir "$$tmp" --duration $(SOAK_DURATION)
+	"$$tmp/perf" soak --mediaspec "$$tmp/mediaspec" --workdir "$$tmp" --duration $(SOAK_DURATION) --attack-scale $(SOAK_ATTACK_SCALE)
 
 .PHONY: conformance
 conformance: ## Run the conformance features against the built-in mock (ARGS="--target URL ..." for another server).

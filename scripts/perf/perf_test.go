@@ -164,3 +164,18 @@ func TestPerAssetFit(t *testing.T) {
 		})
 	}
 }
+
+func TestResidual(t *testing.T) {
+	line := phaseResult{samples: []sample{{rss: 1000, created: 0}, {rss: 3000, created: 1}, {rss: 5000, created: 2}, {rss: 7000, created: 3}}, created: 3}
+	r, ok := line.residual()
+	require.True(t, ok)
+	assert.InDelta(t, 0, r, 1e-9, "on the line")
+
+	// Flat at 100 with one sample at 140: no line through them comes within
+	// 10% of the mean at every sample.
+	spike := phaseResult{samples: []sample{{rss: 100, created: 0}, {rss: 100, created: 1}, {rss: 140, created: 2}, {rss: 100, created: 3}}, created: 3}
+	r, ok = spike.residual()
+	require.True(t, ok)
+	assert.Greater(t, r, 0.10, "a 40% spike is not flat")
+	assert.Less(t, r, 0.40)
+}

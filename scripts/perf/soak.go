@@ -8,6 +8,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"net/http"
 	"net/url"
 	"os"
@@ -31,6 +32,8 @@ type soakConfig struct {
 	maxListGrowth               int64 // bytes
 	maxPerAsset                 int64 // bytes
 	slack                       int64 // bytes
+	attackScale                 int
+	maxResidual                 float64 // a fraction of the mean RSS
 }
 
 func runSoak(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -48,6 +51,8 @@ func runSoak(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	fs.Int64Var(&c.maxListGrowth, "max-list-growth", 8<<20, "most the RSS may grow over the list-only phase, in bytes")
 	fs.Int64Var(&c.maxPerAsset, "max-bytes-per-asset", 4<<10, "most the RSS may grow per stored asset over the mixed phase, in bytes")
 	fs.Int64Var(&c.slack, "slack", 8<<20, "RSS growth over the mixed phase allowed beyond --max-bytes-per-asset × assets (GC timing), in bytes")
+	fs.IntVar(&c.attackScale, "attack-scale", 5, "hostile clients beside the load, in units of 84 connections (half-sent uploads, unread bodies, endless headers, unread answers); 0: none")
+	fs.Float64Var(&c.maxResidual, "max-residual", 0.10, "most any RSS sample of the mixed phase may lie off the fitted growth with the assets, as a fraction of the mean RSS")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -96,9 +101,15 @@ func (p phaseResult) peak() int64 {
 // garbage collection moves by megabytes. ok is false with too few samples or
 // no assets.
 func (p phaseResult) perAsset() (b float64, ok bool) {
+	_, b, ok = p.fit()
+	return b, ok
+}
+
+// fit is the least-squares line rss = a + b·created over the samples.
+func (p phaseResult) fit() (a, b float64, ok bool) {
 	n := float64(len(p.samples))
 	if n < 3 || p.created == 0 {
-		return 0, false
+		return 0, 0, false
 	}
 	var sx, sy, sxx, sxy float64
 	for _, s := range p.samples {
@@ -107,9 +118,26 @@ func (p phaseResult) perAsset() (b float64, ok bool) {
 	}
 	den := n*sxx - sx*sx
 	if den == 0 {
+		return 0, 0, false
+	}
+	b = (n*sxy - sx*sy) / den
+	return (sy - b*sx) / n, b, true
+}
+
+// residual is how far the sample farthest from the fitted line lies off
+// it, as a fraction of the mean RSS: memory that is flat but for the
+// assets stored stays close to the line.
+func (p phaseResult) residual() (float64, bool) {
+	a, b, ok := p.fit()
+	if !ok {
 		return 0, false
 	}
-	return (n*sxy - sx*sy) / den, true
+	var worst, sum float64
+	for _, s := range p.samples {
+		worst = max(worst, math.Abs(float64(s.rss)-(a+b*float64(s.created))))
+		sum += float64(s.rss)
+	}
+	return worst / (sum / float64(len(p.samples))), true
 }
 
 func soak(ctx context.Context, c soakConfig, stdout, stderr io.Writer) error {
@@ -125,6 +153,20 @@ func soak(ctx context.Context, c soakConfig, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	attackCtx, stopAttacks := context.WithCancel(ctx)
+	defer stopAttacks()
+	as := attacks(c.attackScale)
+	if c.attackScale == 0 {
+		as = nil
+	}
+	for _, a := range as {
+		fmt.Fprintf(stdout, "attack: %d connections of %s, each held until the server lets it go\n", a.conns, a.name)
+	}
+	u, err := url.Parse(base)
+	if err != nil {
+		return err
+	}
+	attackResults := runAttacks(attackCtx, u.Host, as)
 
 	loadStart := loadAverage()
 	begin := time.Now()
@@ -147,6 +189,7 @@ func soak(ctx context.Context, c soakConfig, stdout, stderr io.Writer) error {
 		}
 		phases = append(phases, r)
 	}
+	stopAttacks()
 	hwm, _ := readStatus(p.pid(), "VmHWM")
 	assetsAfter, err := countAssets(ctx, base)
 	if err != nil {
@@ -163,6 +206,9 @@ func soak(ctx context.Context, c soakConfig, stdout, stderr io.Writer) error {
 	}
 	fmt.Fprintf(stdout, "assets of the default user: %d before, %d after; %d uploads answered 201\n", assetsBefore, assetsAfter, created)
 	fmt.Fprintf(stdout, "peak RSS of the process (VmHWM): %s\n", mib(hwm))
+	for _, st := range attackResults() {
+		fmt.Fprintf(stdout, "attack %s: %d connections let go by the server, %d not accepted\n", st.name, st.rounds.Load(), st.refused.Load())
+	}
 	fmt.Fprintf(stdout, "load average: %s at the start, %s at the end (%d cores)\n", loadStart, loadAverage(), runtime.NumCPU())
 
 	var failures []string
@@ -194,13 +240,18 @@ func soak(ctx context.Context, c soakConfig, stdout, stderr io.Writer) error {
 				verdict = "GREW"
 				failures = append(failures, fmt.Sprintf("mixed: RSS grew %.0f B per stored asset, more than %d", per, c.maxPerAsset))
 			}
+			if r, ok := ph.residual(); ok && r > c.maxResidual {
+				verdict = "NOT FLAT"
+				failures = append(failures, fmt.Sprintf("mixed: an RSS sample lies %.1f%% off the growth with the assets, more than %.0f%%", 100*r, 100*c.maxResidual))
+			}
 			bound := c.slack + c.maxPerAsset*ph.created
 			if growth > bound {
 				verdict = "GREW"
 				failures = append(failures, fmt.Sprintf("mixed: RSS grew %s for %d assets, more than %s", mib(growth), ph.created, mib(bound)))
 			}
-			fmt.Fprintf(stdout, "mixed: RSS %+.1f MiB (last − first) for %d new assets; fitted over %d samples: %.0f B of RSS per asset; bound %d B/asset and %s in all: %s\n",
-				float64(growth)/(1<<20), ph.created, len(ph.samples), per, c.maxPerAsset, mib(bound), verdict)
+			r, _ := ph.residual()
+			fmt.Fprintf(stdout, "mixed: RSS %+.1f MiB (last − first) for %d new assets; fitted over %d samples: %.0f B of RSS per asset, every sample within %.1f%% of the fit; bound %d B/asset, %s in all and %.0f%%: %s\n",
+				float64(growth)/(1<<20), ph.created, len(ph.samples), per, 100*r, c.maxPerAsset, mib(bound), 100*c.maxResidual, verdict)
 		}
 	}
 	if len(failures) > 0 {
