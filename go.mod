@@ -16,6 +16,7 @@ require (
 )
 
 require (
+	github.com/HugoSmits86/nativewebp v0.9.3 // indirect
 	github.com/go-openapi/jsonpointer v0.22.5 // indirect
 	github.com/go-openapi/swag/jsonname v0.25.5 // indirect
 	github.com/gofrs/uuid v4.3.1+incompatible // indirect
@@ -27,5 +28,6 @@ require (
 	github.com/oasdiff/yaml3 v0.0.14 // indirect
 	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3 // indirect
 	github.com/spf13/pflag v1.0.7 // indirect
+	golang.org/x/image v0.47.0 // indirect
 	golang.org/x/text v0.44.0 // indirect
 )

@@ -1,11 +1,15 @@
 package mockserver
 
 import (
+	"bytes"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"strings"
+	"time"
 
 	"github.com/mediaspec/mediaspec/mockserver/model"
+	"github.com/mediaspec/mediaspec/mockserver/pictures"
 )
 
 // handleBulkUploadCheck is POST /api/asset/bulk-upload-check: which files of
@@ -143,11 +147,14 @@ func (s *server) handlePicture(file bool) http.Handler {
 		p, id := in.principal, in.id
 		q := r.URL.Query()
 		var pr problems
+		var isThumb, isWeb *bool
 		if file {
-			for _, name := range []string{"isThumb", "isWeb"} {
-				if _, err := queryBool(q, name); err != nil {
-					pr.add("%s must be a boolean value", name)
-				}
+			var err error
+			if isThumb, err = queryBool(q, "isThumb"); err != nil {
+				pr.add("isThumb must be a boolean value")
+			}
+			if isWeb, err = queryBool(q, "isWeb"); err != nil {
+				pr.add("isWeb must be a boolean value")
 			}
 		} else if q.Has("format") && q.Get("format") != "JPEG" && q.Get("format") != "WEBP" {
 			pr.add("format must be one of the following values: JPEG, WEBP")
@@ -156,17 +163,39 @@ func (s *server) handlePicture(file bool) http.Handler {
 			writeError(w, err)
 			return
 		}
-		if err := s.store.canView(p, id); err != nil {
+		src, err := s.store.pictureSource(p, id)
+		if err != nil {
 			writeError(w, err)
 			return
 		}
-		writeError(w, errorf(http.StatusNotFound, "No thumbnail found for asset %s", id))
+		kind := kindThumbnail
+		switch {
+		case !file && q.Get("format") == "JPEG":
+			kind = kindPreview
+		case !file:
+		case isWeb != nil && *isWeb:
+			kind = kindPreview
+		case isThumb != nil && *isThumb:
+		case src.download:
+			kind = kindOriginal
+		}
+		if src.thumbhash == nil {
+			writeError(w, errorf(http.StatusNotFound, "No thumbnail found for asset %s", id))
+			return
+		}
+		body, contentType, err := s.picture(src, kind)
+		if err != nil {
+			writeError(w, fmt.Errorf("making the picture of asset %s: %w", id, err))
+			return
+		}
+		servePicture(w, r, src, kind, body, contentType)
 	})
 }
 
-// handleProfileImage is GET /api/users/{id}/profile-image. The mock keeps
-// no profile image yet: a known user answers the reference's 404 for one
-// without an image.
+// handleProfileImage is GET /api/users/{id}/profile-image: a portrait the
+// mock paints for a user whose profileImagePath is set (the same for the
+// same user), as image/jpeg like the reference; the reference's 404 for the
+// others.
 func (s *server) handleProfileImage() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Cache-Control", "none")
@@ -179,10 +208,32 @@ func (s *server) handleProfileImage() http.Handler {
 			writeError(w, err)
 			return
 		}
-		if !s.store.userExists(strings.ToLower(id)) {
+		u, ok := s.store.user(strings.ToLower(id))
+		if !ok {
 			writeError(w, fail(errInvalid, "User not found"))
 			return
 		}
-		writeError(w, errorf(http.StatusNotFound, "User does not have a profile image"))
+		if u.ProfileImagePath == "" {
+			writeError(w, errorf(http.StatusNotFound, "User does not have a profile image"))
+			return
+		}
+		key := "profile/" + u.ID + "/" + u.AvatarColor
+		body, ok := s.pictures.get(key)
+		if !ok {
+			if body, err = pictures.JPEG(pictures.Portrait(u.ID, u.AvatarColor)); err != nil {
+				writeError(w, fmt.Errorf("painting the profile image of %s: %w", u.ID, err))
+				return
+			}
+			s.pictures.put(key, body)
+		}
+		h := w.Header()
+		h.Set("Cache-Control", "public, max-age=0")
+		h.Set("Content-Type", "image/jpeg")
+		_ = http.NewResponseController(w).SetWriteDeadline(time.Now().Add(writeDeadline(len(body))))
+		changed := u.UpdatedAt
+		if changed.IsZero() {
+			changed = u.CreatedAt
+		}
+		http.ServeContent(w, r, "", changed.Time, bytes.NewReader(body))
 	})
 }

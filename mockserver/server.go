@@ -38,6 +38,9 @@ type Config struct {
 	ControlOrigin string
 	// Logger gets one line per request; nil logs nothing.
 	Logger *slog.Logger
+	// ThumbnailCache bounds the pictures kept encoded, in bytes; 0 means
+	// DefaultThumbnailCache.
+	ThumbnailCache int64
 	// Now is the wall clock; nil means time.Now.
 	Now func() time.Time
 }
@@ -51,6 +54,7 @@ type server struct {
 
 	uploadBuffers *bufferPool
 	large         largeAnswers
+	pictures      *pictureCache
 }
 
 // New builds a mock server holding cfg.Dataset's state.
@@ -84,6 +88,7 @@ func newServer(cfg Config) (*server, error) {
 	s := &server{cfg: cfg, store: st, log: cfg.Logger, mux: http.NewServeMux()}
 	s.uploadBuffers = newBufferPool()
 	s.large = make(largeAnswers, maxLargeAnswers)
+	s.pictures = newPictureCache(cmp.Or(cfg.ThumbnailCache, DefaultThumbnailCache))
 	s.routes()
 	return s, nil
 }

@@ -138,9 +138,13 @@ func (db *store) statistics(userID string, archived, favorite, trashed *bool) mo
 	return s
 }
 
-// userExists says whether a user of that id exists.
-func (db *store) userExists(id string) bool {
+// user is the user of that id.
+func (db *store) user(id string) (model.UserRecord, bool) {
 	db.mu.RLock()
 	defer db.mu.RUnlock()
-	return db.state.userByID[id] != nil
+	u := db.state.userByID[id]
+	if u == nil {
+		return model.UserRecord{}, false
+	}
+	return *u, true
 }

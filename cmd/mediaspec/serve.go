@@ -102,6 +102,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		latency        = fs.Duration("latency", 0, "delay every API response by this long, e.g. 200ms")
 		checksumHeader = fs.String("checksum-header", mockserver.DefaultChecksumHeader, "name of the header that carries a file's SHA-1 for duplicate detection")
 		maxUpload      = fs.Int64("max-upload-bytes", 0, "answer 413 to an upload body larger than this (0: no limit)")
+		thumbCache     = fs.Int64("thumbnail-cache", mockserver.DefaultThumbnailCache, "bytes of encoded pictures (thumbnails, previews, originals) kept in memory")
 		noControl      = fs.Bool("no-control", false, "turn the control API (/__mock/) off")
 		controlOrigin  = fs.String("control-origin", "", "the one web origin (like http://localhost:5173) whose pages may call the control API from a browser")
 		logFormat      = fs.String("log-format", "text", "request log format: text or json")
@@ -111,6 +112,9 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	df.register(fs)
 	if err := parseFlags(fs, args); err != nil {
 		return err
+	}
+	if *thumbCache < 1 {
+		return fmt.Errorf("%w: --thumbnail-cache must be 1 byte or more, not %d", errUsage, *thumbCache)
 	}
 	if *maxConns < 0 {
 		return fmt.Errorf("%w: --max-connections must be 0 or more, not %d", errUsage, *maxConns)
@@ -149,6 +153,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		Dataset:        func() model.Dataset { return d },
 		ChecksumHeader: *checksumHeader,
 		MaxUploadBytes: *maxUpload,
+		ThumbnailCache: *thumbCache,
 		Latency:        *latency,
 		NoControl:      *noControl,
 		ControlOrigin:  *controlOrigin,

@@ -189,6 +189,46 @@ func AverageColor(hash []byte) (r, g, b float64, err error) {
 	return clamp(r), clamp(g), clamp(b), nil
 }
 
+// Check says whether hash is a ThumbHash Decode can render: long enough
+// for every term its header announces, with luminance terms along both
+// sides. It is cheap: nothing is rendered.
+func Check(hash []byte) error {
+	if _, err := AspectRatio(hash); err != nil {
+		return err
+	}
+	header16 := int(hash[3]) | int(hash[4])<<8
+	hasAlpha := hash[2]&0x80 != 0
+	side := 7
+	if hasAlpha {
+		side = 5
+	}
+	lx, ly := max(3, header16&7), max(3, side)
+	if header16>>15 != 0 {
+		lx, ly = max(3, side), max(3, header16&7)
+	}
+	terms := func(nx, ny int) int {
+		n := 0
+		for cy := range ny {
+			cx := 0
+			if cy == 0 {
+				cx = 1
+			}
+			for ; cx*ny < nx*(ny-cy); cx++ {
+				n++
+			}
+		}
+		return n
+	}
+	n, start := terms(lx, ly)+2*terms(3, 3), 5
+	if hasAlpha {
+		n, start = n+terms(5, 5), 6
+	}
+	if len(hash) < start+(n+1)/2 {
+		return ErrShort
+	}
+	return nil
+}
+
 // Decode renders a hash as the reference thumbHashToRGBA does: an RGBA
 // picture of at most 32 pixels a side, at the hash's aspect ratio.
 func Decode(hash []byte) (w, h int, rgba []byte, err error) {

@@ -94,6 +94,9 @@ func FuzzDecode(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, hash []byte) {
 		w, h, rgba, err := Decode(hash)
+		if (err == nil) != (Check(hash) == nil) {
+			t.Fatalf("%x: Decode says %v, Check %v", hash, err, Check(hash))
+		}
 		if err != nil {
 			return
 		}

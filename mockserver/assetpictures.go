@@ -1,0 +1,146 @@
+package mockserver
+
+import (
+	"bytes"
+	"encoding/base64"
+	"fmt"
+	"image/gif"
+	"image/png"
+	"net/http"
+	"path"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/mediaspec/mediaspec/mockserver/pictures"
+	"github.com/mediaspec/mediaspec/mockserver/thumbhash"
+)
+
+// pictureSource is what the mock needs to make or find an asset's pictures.
+type pictureSource struct {
+	id        string
+	checksum  string
+	thumbhash []byte // nil: the asset has no pictures (yet)
+	w, h      int    // as displayed: EXIF orientation applied
+	ext       string // of the original file name, lower case
+	updatedAt time.Time
+	// download: the original may be sent (not through a link with
+	// allowDownload: false).
+	download bool
+}
+
+// fallbackLongSide is the long side given to an asset whose size the
+// dataset does not say (a video without EXIF), at its ThumbHash's ratio.
+const fallbackLongSide = 1920
+
+// pictureSource finds what p may see of an asset's pictures, or the
+// picture routes' error.
+func (db *store) pictureSource(p principal, id string) (pictureSource, error) {
+	db.mu.RLock()
+	defer db.mu.RUnlock()
+	a := db.state.assetReadable(p, id)
+	if a == nil {
+		return pictureSource{}, fail(errNoAccess, "Not found or no asset.view access")
+	}
+	src := pictureSource{
+		id: a.ID, checksum: a.Checksum, ext: strings.ToLower(path.Ext(a.OriginalFileName)),
+		updatedAt: a.UpdatedAt.Time, download: p.link == nil || p.link.AllowDownload,
+	}
+	if a.Thumbhash == nil {
+		return src, nil
+	}
+	hash, err := base64.StdEncoding.DecodeString(*a.Thumbhash)
+	if err != nil || thumbhash.Check(hash) != nil {
+		return src, nil // a hash no client can render either: no pictures
+	}
+	src.thumbhash = hash
+	if x := a.ExifInfo; x != nil && x.ExifImageWidth != nil && x.ExifImageHeight != nil && *x.ExifImageWidth >= 1 && *x.ExifImageHeight >= 1 {
+		src.w, src.h = int(*x.ExifImageWidth), int(*x.ExifImageHeight)
+		if x.Orientation != nil && *x.Orientation >= "5" && *x.Orientation <= "8" {
+			src.w, src.h = src.h, src.w // turned a quarter: stored on its side
+		}
+	} else if ratio, err := thumbhash.AspectRatio(hash); err == nil {
+		src.w, src.h = fallbackLongSide, int(fallbackLongSide/ratio)
+		if ratio < 1 {
+			src.w, src.h = int(fallbackLongSide*ratio), fallbackLongSide
+		}
+	}
+	return src, nil
+}
+
+// pictureKind is one of the pictures of an asset.
+type pictureKind int
+
+const (
+	kindThumbnail pictureKind = iota // WEBP, smaller side 250
+	kindPreview                      // JPEG, smaller side 1440
+	kindOriginal                     // the asset's own size and format
+)
+
+// originalFormats are the formats Go writes, by extension, with the
+// Content-Type the reference sends for it; every other original (HEIC, RAW,
+// video) is served as a JPEG, image/jpeg (README: differences).
+var originalFormats = map[string]string{
+	".jpg": "image/jpeg", ".jpeg": "image/jpeg", ".png": "image/png", ".webp": "image/webp", ".gif": "image/gif",
+}
+
+// picture is an asset's picture of that kind, encoded, with its Content-Type,
+// from the cache or made now.
+func (s *server) picture(src pictureSource, kind pictureKind) ([]byte, string, error) {
+	contentType := "image/webp"
+	switch kind {
+	case kindPreview:
+		contentType = "image/jpeg"
+	case kindOriginal:
+		contentType = "image/jpeg"
+		if ct, ok := originalFormats[src.ext]; ok {
+			contentType = ct
+		}
+	}
+	key := fmt.Sprintf("%s/%s/%d", src.id, src.checksum, kind)
+	if body, ok := s.pictures.get(key); ok {
+		return body, contentType, nil
+	}
+	w, h := src.w, src.h
+	switch kind {
+	case kindThumbnail:
+		w, h = pictures.Fit(w, h, pictures.ThumbnailSide)
+	case kindPreview:
+		w, h = pictures.Fit(w, h, pictures.PreviewSide)
+	}
+	img, err := pictures.FromThumbhash(src.thumbhash, w, h)
+	if err != nil {
+		return nil, "", err
+	}
+	var body []byte
+	switch contentType {
+	case "image/webp":
+		body, err = pictures.WebP(img)
+	case "image/png":
+		var b bytes.Buffer
+		err = png.Encode(&b, img)
+		body = b.Bytes()
+	case "image/gif":
+		var b bytes.Buffer
+		err = gif.Encode(&b, img, nil)
+		body = b.Bytes()
+	default:
+		body, err = pictures.JPEG(img)
+	}
+	if err != nil {
+		return nil, "", err
+	}
+	s.pictures.put(key, body)
+	return body, contentType, nil
+}
+
+// servePicture answers a picture with the reference's caching headers;
+// http.ServeContent answers Range and conditional requests.
+func servePicture(w http.ResponseWriter, r *http.Request, src pictureSource, kind pictureKind, body []byte, contentType string) {
+	h := w.Header()
+	h.Set("Cache-Control", "private, max-age=86400, no-transform")
+	h.Set("Content-Type", contentType)
+	h.Set("ETag", strconv.Quote(fmt.Sprintf("%s-%d-%d", src.checksum, kind, len(body))))
+	_ = http.NewResponseController(w).SetWriteDeadline(time.Now().Add(writeDeadline(len(body))))
+	http.ServeContent(w, r, "", src.updatedAt, bytes.NewReader(body))
+}

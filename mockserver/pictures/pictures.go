@@ -1,0 +1,87 @@
+// Package pictures makes the images the mock serves: thumbnails and
+// previews of the sizes the reference makes, and pictures of seeded assets
+// rendered from their own ThumbHash, so that a page shows, once loaded, the
+// colours its placeholder promised.
+package pictures
+
+import (
+	"bytes"
+	"fmt"
+	"image"
+	"image/jpeg"
+
+	"github.com/HugoSmits86/nativewebp"
+	"golang.org/x/image/draw"
+
+	"github.com/mediaspec/mediaspec/mockserver/thumbhash"
+)
+
+// The smaller side of the reference's thumbnails (WEBP) and previews (JPEG).
+const (
+	ThumbnailSide = 250
+	PreviewSide   = 1440
+)
+
+// JPEGQuality is the quality of every JPEG the mock writes.
+const JPEGQuality = 80
+
+// Fit is the size of a w×h picture scaled so that its smaller side is
+// side, keeping its aspect ratio and never enlarging it (the reference:
+// 3000×2000 → 375×250, 16×16 stays 16×16). Sizes below 1 are taken as 1.
+func Fit(w, h, side int) (int, int) {
+	w, h = max(w, 1), max(h, 1)
+	short := min(w, h)
+	if short <= side {
+		return w, h
+	}
+	scale := float64(side) / float64(short)
+	fw := max(1, int(float64(w)*scale+0.5))
+	fh := max(1, int(float64(h)*scale+0.5))
+	if w <= h {
+		fw = side
+	} else {
+		fh = side
+	}
+	return fw, fh
+}
+
+// FromThumbhash renders a ThumbHash at w×h: the reference decoder's
+// picture, scaled smoothly.
+func FromThumbhash(hash []byte, w, h int) (*image.RGBA, error) {
+	if w < 1 || h < 1 {
+		return nil, fmt.Errorf("pictures: a %d×%d picture", w, h)
+	}
+	tw, th, rgba, err := thumbhash.Decode(hash)
+	if err != nil {
+		return nil, err
+	}
+	src := &image.RGBA{Pix: rgba, Stride: tw * 4, Rect: image.Rect(0, 0, tw, th)}
+	dst := image.NewRGBA(image.Rect(0, 0, w, h))
+	draw.BiLinear.Scale(dst, dst.Bounds(), src, src.Bounds(), draw.Src, nil)
+	return dst, nil
+}
+
+// Resize scales img to w×h.
+func Resize(img image.Image, w, h int) *image.RGBA {
+	dst := image.NewRGBA(image.Rect(0, 0, w, h))
+	draw.CatmullRom.Scale(dst, dst.Bounds(), img, img.Bounds(), draw.Src, nil)
+	return dst
+}
+
+// WebP encodes img as a lossless WebP, which every browser shows.
+func WebP(img image.Image) ([]byte, error) {
+	var b bytes.Buffer
+	if err := nativewebp.Encode(&b, img, nil); err != nil {
+		return nil, fmt.Errorf("pictures: webp: %w", err)
+	}
+	return b.Bytes(), nil
+}
+
+// JPEG encodes img at JPEGQuality.
+func JPEG(img image.Image) ([]byte, error) {
+	var b bytes.Buffer
+	if err := jpeg.Encode(&b, img, &jpeg.Options{Quality: JPEGQuality}); err != nil {
+		return nil, fmt.Errorf("pictures: jpeg: %w", err)
+	}
+	return b.Bytes(), nil
+}

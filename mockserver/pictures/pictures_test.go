@@ -1,0 +1,140 @@
+package pictures
+
+import (
+	"bytes"
+	"encoding/base64"
+	"image"
+	"image/jpeg"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"golang.org/x/image/webp"
+
+	"github.com/mediaspec/mediaspec/mockserver/thumbhash"
+)
+
+func TestFit(t *testing.T) {
+	tests := []struct{ w, h, side, ww, wh int }{
+		{3000, 2000, ThumbnailSide, 375, 250}, // the reference's example
+		{3000, 2000, PreviewSide, 2160, 1440},
+		{2000, 3000, ThumbnailSide, 250, 375},
+		{4032, 3024, ThumbnailSide, 333, 250},
+		{16, 16, ThumbnailSide, 16, 16}, // never enlarged
+		{250, 9000, ThumbnailSide, 250, 9000},
+		{100000, 251, ThumbnailSide, 99602, 250},
+		{0, 0, ThumbnailSide, 1, 1},
+	}
+	for _, tt := range tests {
+		w, h := Fit(tt.w, tt.h, tt.side)
+		assert.Equal(t, [2]int{tt.ww, tt.wh}, [2]int{w, h}, "%d×%d to %d", tt.w, tt.h, tt.side)
+	}
+}
+
+// seededHash is a ThumbHash of the generated dataset (a 4:3 landscape).
+const seededHash = "2EgKRQqId414B3eId3h3d4iEgFgI"
+
+// meanColour is the picture's mean colour, each channel in [0, 1], and how
+// far its pixels spread from it (so that a flat picture shows up as blank).
+func meanColour(img image.Image) (mean [3]float64, spread float64) {
+	b := img.Bounds()
+	n := float64(b.Dx() * b.Dy())
+	for y := b.Min.Y; y < b.Max.Y; y++ {
+		for x := b.Min.X; x < b.Max.X; x++ {
+			r, g, bl, _ := img.At(x, y).RGBA()
+			mean[0] += float64(r) / 0xffff / n
+			mean[1] += float64(g) / 0xffff / n
+			mean[2] += float64(bl) / 0xffff / n
+		}
+	}
+	for y := b.Min.Y; y < b.Max.Y; y++ {
+		for x := b.Min.X; x < b.Max.X; x++ {
+			r, _, _, _ := img.At(x, y).RGBA()
+			d := float64(r)/0xffff - mean[0]
+			spread += d * d / n
+		}
+	}
+	return mean, spread
+}
+
+// TestPicturesShowTheirThumbhash: a rendered picture has the placeholder's
+// colours, and what WebP and JPEG write decodes (with the decoders browsers
+// agree with) to a picture of that size that is not blank.
+func TestPicturesShowTheirThumbhash(t *testing.T) {
+	hash, err := base64.StdEncoding.DecodeString(seededHash)
+	require.NoError(t, err)
+	r, g, b, err := thumbhash.AverageColor(hash)
+	require.NoError(t, err)
+	w, h := Fit(4032, 3024, ThumbnailSide)
+	img, err := FromThumbhash(hash, w, h)
+	require.NoError(t, err)
+	mean, spread := meanColour(img)
+	assert.InDeltaSlice(t, []float64{r, g, b}, mean[:], 0.06, "the placeholder's average colour")
+	assert.Greater(t, spread, 1e-4, "not flat")
+
+	wb, err := WebP(img)
+	require.NoError(t, err)
+	got, err := webp.Decode(bytes.NewReader(wb))
+	require.NoError(t, err)
+	assert.Equal(t, image.Rect(0, 0, 333, 250), got.Bounds())
+	gm, _ := meanColour(got)
+	assert.InDeltaSlice(t, mean[:], gm[:], 0.01, "lossless")
+
+	jb, err := JPEG(img)
+	require.NoError(t, err)
+	got, err = jpeg.Decode(bytes.NewReader(jb))
+	require.NoError(t, err)
+	assert.Equal(t, image.Rect(0, 0, 333, 250), got.Bounds())
+	gm, spread = meanColour(got)
+	assert.InDeltaSlice(t, mean[:], gm[:], 0.03)
+	assert.Greater(t, spread, 1e-4, "not blank")
+}
+
+func TestFromThumbhashRefusesBadInput(t *testing.T) {
+	hash, _ := base64.StdEncoding.DecodeString(seededHash)
+	_, err := FromThumbhash(hash, 0, 10)
+	assert.Error(t, err)
+	_, err = FromThumbhash(hash[:3], 10, 10)
+	assert.Error(t, err)
+}
+
+// BenchmarkSeededThumbnail is the first render of a seeded asset's 250 px
+// WEBP: decode the hash, scale, encode.
+func BenchmarkSeededThumbnail(b *testing.B) {
+	hash, _ := base64.StdEncoding.DecodeString(seededHash)
+	w, h := Fit(4032, 3024, ThumbnailSide)
+	for b.Loop() {
+		img, err := FromThumbhash(hash, w, h)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := WebP(img); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkSeededPreview(b *testing.B) {
+	hash, _ := base64.StdEncoding.DecodeString(seededHash)
+	w, h := Fit(4032, 3024, PreviewSide)
+	for b.Loop() {
+		img, err := FromThumbhash(hash, w, h)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := JPEG(img); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func TestPortraitIsTheSameForTheSameUser(t *testing.T) {
+	a, b, c := Portrait("user-1", "blue"), Portrait("user-1", "blue"), Portrait("user-2", "blue")
+	assert.Equal(t, a.Pix, b.Pix)
+	assert.NotEqual(t, a.Pix, c.Pix)
+	assert.Equal(t, image.Rect(0, 0, PortraitSide, PortraitSide), a.Bounds())
+	_, spread := meanColour(a)
+	assert.Greater(t, spread, 1e-3, "a face, not a flat square")
+	corner := a.RGBAAt(2, 2)
+	assert.InDelta(t, 29, int(corner.R), 4, "the avatar colour behind")
+}
