@@ -98,6 +98,12 @@ type Config struct {
 	// UploadSize is the size of each uploaded file in bytes
 	// (DefaultUploadSize if zero).
 	UploadSize int64
+	// UploadFiles is how many different files the uploads send, each worker
+	// going round its share of them; 0: a new file every time.
+	UploadFiles int
+	// Tag names the run's files (12 hex digits): runs with the same tag
+	// upload the same files. Empty: a random tag, files no run sent before.
+	Tag string
 	// Timeout bounds each request (DefaultTimeout if zero).
 	Timeout time.Duration
 	// AlbumAssets is how many assets the album scenario's album holds
@@ -142,6 +148,8 @@ func (c Config) withDefaults() (Config, *url.URL, error) {
 		return c, nil, fmt.Errorf("%w: duration %s is negative", ErrConfig, c.Duration)
 	case c.Concurrency < 0 || c.Concurrency > 10000:
 		return c, nil, fmt.Errorf("%w: concurrency %d is not between 1 and 10000", ErrConfig, c.Concurrency)
+	case c.UploadFiles < 0:
+		return c, nil, fmt.Errorf("%w: upload files %d is negative", ErrConfig, c.UploadFiles)
 	case c.UploadSize < 0:
 		return c, nil, fmt.Errorf("%w: upload size %d is negative", ErrConfig, c.UploadSize)
 	case c.AlbumAssets < 0 || c.AlbumAssets > 100000:
@@ -216,7 +224,7 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	tag, filler, err := runTag()
+	tag, filler, err := runTag(cfg.Tag)
 	if err != nil {
 		return Result{}, err
 	}
@@ -247,6 +255,9 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 			listURL:  target.JoinPath("shared-links").String(),
 			uploadTo: target.JoinPath("asset", "upload").String(),
 			albumURL: albumURL,
+		}
+		if cfg.UploadFiles > 0 {
+			w.files = uint64(max(1, cfg.UploadFiles/cfg.Concurrency))
 		}
 		for op := range w.ops {
 			w.ops[op] = newOpStats()
@@ -346,10 +357,14 @@ func makeAlbum(ctx context.Context, client *http.Client, target *url.URL, cfg Co
 
 // runTag returns a random tag that makes this run's files unlike any other
 // run's, and the filler derived from it.
-func runTag() (string, []byte, error) {
+func runTag(tag string) (string, []byte, error) {
 	var b [6]byte
-	if _, err := rand.Read(b[:]); err != nil {
-		return "", nil, fmt.Errorf("random run tag: %w", err)
+	if tag == "" {
+		if _, err := rand.Read(b[:]); err != nil {
+			return "", nil, fmt.Errorf("random run tag: %w", err)
+		}
+	} else if n, err := hex.Decode(b[:], []byte(tag)); err != nil || n != len(b) || len(tag) != 2*len(b) {
+		return "", nil, fmt.Errorf("%w: tag %q is not 12 hex digits", ErrConfig, tag)
 	}
 	var seed [8]byte
 	copy(seed[:], b[:])
@@ -428,6 +443,7 @@ type worker struct {
 	albumURL string
 	form     *uploadForm
 	uploads  uint64
+	files    uint64 // how many different files the worker uploads; 0: a new one each time
 
 	ops  [numOps]*opStats
 	done atomic.Int64 // requests completed
@@ -533,6 +549,9 @@ func (w *worker) request(ctx context.Context, op operation) (*http.Request, erro
 	case opUpload:
 		n := w.uploads
 		w.uploads++
+		if w.files > 0 {
+			n %= w.files
+		}
 		if req, err = http.NewRequestWithContext(ctx, http.MethodPost, w.uploadTo, w.form.body(n)); err != nil {
 			return nil, fmt.Errorf("new request: %w", err)
 		}

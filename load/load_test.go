@@ -286,6 +286,27 @@ func TestRunReportsProgress(t *testing.T) {
 	assert.Contains(t, last.String(), "req/s")
 }
 
+// TestUploadFilesGoRound: with UploadFiles, the uploads send that many
+// different files, over and over; a second run with the same tag sends the
+// very same files.
+func TestUploadFilesGoRound(t *testing.T) {
+	api, srv := newFakeAPI(t)
+	cfg := Config{
+		Target: srv.URL + "/api", Scenario: ScenarioUpload, APIKey: testKey,
+		Duration: 300 * time.Millisecond, Concurrency: 4, UploadSize: 2048, UploadFiles: 8, Tag: "00112233aabb",
+	}
+	res, err := Run(t.Context(), cfg)
+	require.NoError(t, err)
+	files, distinct := api.uploads()
+	require.Greater(t, files, 16, "enough uploads to go round")
+	assert.EqualValues(t, files, res.Operations["upload"].Requests)
+	assert.Equal(t, 8, distinct)
+	_, err = Run(t.Context(), cfg)
+	require.NoError(t, err)
+	_, distinct = api.uploads()
+	assert.Equal(t, 8, distinct, "the same tag, the same files")
+}
+
 func TestConfigErrors(t *testing.T) {
 	tests := []struct {
 		name string
@@ -301,6 +322,8 @@ func TestConfigErrors(t *testing.T) {
 		{"scenario", Config{Target: "http://127.0.0.1/api", Scenario: "delete"}, "unknown scenario"},
 		{"concurrency", Config{Target: "http://127.0.0.1/api", Concurrency: -1}, "concurrency"},
 		{"tiny file", Config{Target: "http://127.0.0.1/api", Scenario: ScenarioUpload, UploadSize: 10}, "upload size"},
+		{"files", Config{Target: "http://127.0.0.1/api", Scenario: ScenarioUpload, UploadFiles: -1}, "upload files"},
+		{"tag", Config{Target: "http://127.0.0.1/api", Scenario: ScenarioUpload, Tag: "run-1"}, "12 hex digits"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

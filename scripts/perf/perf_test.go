@@ -179,3 +179,12 @@ func TestResidual(t *testing.T) {
 	assert.Greater(t, r, 0.10, "a 40% spike is not flat")
 	assert.Less(t, r, 0.40)
 }
+
+func TestQuarterMediansAndLow(t *testing.T) {
+	p := phaseResult{samples: []sample{{rss: 5}, {rss: 1}, {rss: 9}, {rss: 7}, {rss: 3}, {rss: 4}, {rss: 8}, {rss: 6}}}
+	first, last := p.quarterMedians()
+	assert.EqualValues(t, 5, first, "of 5 and 1")
+	assert.EqualValues(t, 8, last, "of 8 and 6")
+	assert.EqualValues(t, 1, p.low())
+	assert.EqualValues(t, 9, p.peak())
+}

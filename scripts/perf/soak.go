@@ -13,6 +13,7 @@ import (
 	"net/url"
 	"os"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -34,6 +35,7 @@ type soakConfig struct {
 	slack                       int64 // bytes
 	attackScale                 int
 	maxResidual                 float64 // a fraction of the mean RSS
+	uploadFiles                 int
 }
 
 func runSoak(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -43,7 +45,7 @@ func runSoak(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	fs.StringVar(&c.mediaspec, "mediaspec", "", "the mediaspec binary (required)")
 	fs.StringVar(&c.workDir, "workdir", "", "where to put the server's log (default: a temporary folder, removed at the end)")
 	fs.DurationVar(&c.duration, "duration", 60*time.Second, "time of the mixed load")
-	fs.DurationVar(&c.warmup, "warmup", 5*time.Second, "mixed load before anything is judged, to bring the server's heap to its working size")
+	fs.DurationVar(&c.warmup, "warmup", 15*time.Second, "mixed load before anything is judged, to bring the server's heap to its working size and store the upload files")
 	fs.DurationVar(&c.listPhase, "list-phase", 15*time.Second, "time of the list-only load, between the warm-up and the mixed load")
 	fs.DurationVar(&c.sampleEvery, "sample-every", 2*time.Second, "how often to read the server's RSS")
 	fs.IntVar(&c.concurrency, "concurrency", 16, "workers")
@@ -52,7 +54,8 @@ func runSoak(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	fs.Int64Var(&c.maxPerAsset, "max-bytes-per-asset", 4<<10, "most the RSS may grow per stored asset over the mixed phase, in bytes")
 	fs.Int64Var(&c.slack, "slack", 8<<20, "RSS growth over the mixed phase allowed beyond --max-bytes-per-asset × assets (GC timing), in bytes")
 	fs.IntVar(&c.attackScale, "attack-scale", 5, "hostile clients beside the load, in units of 84 connections (half-sent uploads, unread bodies, endless headers, unread answers); 0: none")
-	fs.Float64Var(&c.maxResidual, "max-residual", 0.10, "most any RSS sample of the mixed phase may lie off the fitted growth with the assets, as a fraction of the mean RSS")
+	fs.IntVar(&c.uploadFiles, "upload-files", 20000, "different files the uploads go round (stored during the warm-up; the mixed phase then stores nothing new, and its RSS must stay flat); 0: a new file every upload, the RSS judged per asset stored")
+	fs.Float64Var(&c.maxResidual, "max-residual", 0.10, "most the mixed phase's RSS may drift (last quarter's median over the first's), or with new uploads lie off its fitted growth with the assets, as a fraction")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -93,6 +96,35 @@ func (p phaseResult) peak() int64 {
 		m = max(m, s.rss)
 	}
 	return m
+}
+
+// minCreatedToFit is how many new assets a mixed phase must store for its
+// RSS to be judged per asset; with fewer, it is judged flat.
+const minCreatedToFit = 1000
+
+// low is the lowest RSS sample.
+func (p phaseResult) low() int64 {
+	m := p.samples[0].rss
+	for _, s := range p.samples {
+		m = min(m, s.rss)
+	}
+	return m
+}
+
+// quarterMedians are the median RSS of the first and of the last quarter
+// of the samples.
+func (p phaseResult) quarterMedians() (first, last int64) {
+	q := max(1, len(p.samples)/4)
+	return medianOf(p.samples[:q]), medianOf(p.samples[len(p.samples)-q:])
+}
+
+func medianOf(ss []sample) int64 {
+	v := make([]int64, len(ss))
+	for i, s := range ss {
+		v[i] = s.rss
+	}
+	slices.Sort(v)
+	return v[len(v)/2]
 }
 
 // perAsset fits rss = a + b·created over the phase's samples by least
@@ -147,8 +179,13 @@ func soak(ctx context.Context, c soakConfig, stdout, stderr io.Writer) error {
 	}
 	defer p.stop()
 	fmt.Fprintf(stdout, "soak: mediaspec serve (pid %d) at %s, %d workers, %s files\n", p.pid(), base, c.concurrency, sizeText(c.uploadSize))
-	fmt.Fprintf(stdout, "phases: %s mixed warm-up (not judged), %s list only, %s mixed (4 lists : 1 upload); RSS every %s\n\n",
+	fmt.Fprintf(stdout, "phases: %s mixed warm-up (not judged), %s list only, %s mixed (4 lists : 1 upload); RSS every %s\n",
 		c.warmup, c.listPhase, c.duration, c.sampleEvery)
+	if c.uploadFiles > 0 {
+		fmt.Fprintf(stdout, "uploads go round %d different files: stored in the warm-up, duplicates after\n", c.uploadFiles)
+	}
+	fmt.Fprintln(stdout)
+	tag := fmt.Sprintf("%012x", time.Now().UnixNano()&(1<<48-1))
 	assetsBefore, err := countAssets(ctx, base)
 	if err != nil {
 		return err
@@ -183,7 +220,7 @@ func soak(ctx context.Context, c soakConfig, stdout, stderr io.Writer) error {
 		if ph.d <= 0 {
 			continue
 		}
-		r, err := soakPhase(ctx, c, p, base, begin, ph.name, ph.scenario, ph.d, stdout)
+		r, err := soakPhase(ctx, c, p, base, begin, ph.name, ph.scenario, ph.d, tag, stdout)
 		if err != nil {
 			return err
 		}
@@ -230,6 +267,22 @@ func soak(ctx context.Context, c soakConfig, stdout, stderr io.Writer) error {
 			fmt.Fprintf(stdout, "list only: RSS %+.1f MiB (last − first) over %s with no new data; bound +%s: %s\n",
 				float64(growth)/(1<<20), c.listPhase, mib(c.maxListGrowth), verdict)
 		case "mixed":
+			if ph.created < minCreatedToFit {
+				// Nothing new stored: the RSS must not drift. The garbage
+				// collector and the attackers' rounds move it up and down
+				// by a fifth of a small heap, so the medians of the first
+				// and the last quarter of the samples are compared.
+				first, last := ph.quarterMedians()
+				drift := float64(last-first) / float64(first)
+				verdict := "flat"
+				if drift > c.maxResidual {
+					verdict = "GREW"
+					failures = append(failures, fmt.Sprintf("mixed: the RSS median went from %s (first quarter) to %s (last quarter), %+.1f%%, more than %.0f%%", mib(first), mib(last), 100*drift, 100*c.maxResidual))
+				}
+				fmt.Fprintf(stdout, "mixed: %d new assets; RSS median %s in the first quarter, %s in the last (%+.1f%%), from %s to %s over %d samples; bound +%.0f%%: %s\n",
+					ph.created, mib(first), mib(last), 100*drift, mib(ph.low()), mib(ph.peak()), len(ph.samples), 100*c.maxResidual, verdict)
+				break
+			}
 			verdict := "bounded"
 			per, ok := ph.perAsset()
 			switch {
@@ -263,7 +316,7 @@ func soak(ctx context.Context, c soakConfig, stdout, stderr io.Writer) error {
 
 // soakPhase runs one phase's load, reading the server's RSS at each
 // progress report of the load (which also says how many assets it created).
-func soakPhase(ctx context.Context, c soakConfig, p *process, base string, begin time.Time, name string, sc load.Scenario, d time.Duration, stdout io.Writer) (phaseResult, error) {
+func soakPhase(ctx context.Context, c soakConfig, p *process, base string, begin time.Time, name string, sc load.Scenario, d time.Duration, tag string, stdout io.Writer) (phaseResult, error) {
 	out := phaseResult{name: name}
 	var mu sync.Mutex
 	var sampleErr error
@@ -282,6 +335,7 @@ func soakPhase(ctx context.Context, c soakConfig, p *process, base string, begin
 	take(0, "")
 	res, err := load.Run(ctx, load.Config{
 		Target: base, Scenario: sc, Duration: d, Concurrency: c.concurrency, UploadSize: c.uploadSize,
+		UploadFiles: c.uploadFiles, Tag: tag,
 		ProgressEvery: c.sampleEvery,
 		Progress:      func(pr load.Progress) { take(pr.Created, "") },
 	})
