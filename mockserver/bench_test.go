@@ -109,7 +109,7 @@ func BenchmarkStartup(b *testing.B) {
 func BenchmarkAlbum(b *testing.B) {
 	db, err := newStore(testDataset(), time.Now)
 	require.NoError(b, err)
-	s := &server{cfg: Config{ChecksumHeader: DefaultChecksumHeader, BodyTimeout: defaultBodyTimeout, Now: time.Now}, store: db, mux: http.NewServeMux(), large: make(largeAnswers, maxLargeAnswers), pictures: newPictureCache(DefaultThumbnailCache)}
+	s := &server{cfg: Config{ChecksumHeader: DefaultChecksumHeader, BodyTimeout: defaultBodyTimeout, Now: time.Now}, store: db, mux: http.NewServeMux(), large: make(largeAnswers, maxLargeAnswers), datasets: make(largeAnswers, maxDatasetAnswers), pictures: newPictureCache(DefaultThumbnailCache)}
 	s.uploadBuffers = newBufferPool()
 	s.routes()
 	h := s.route()

@@ -198,9 +198,14 @@ func emptyDataset(d model.Dataset) model.Dataset {
 }
 
 // handleDataset is GET /__mock/dataset: the whole state, which --fixtures
-// loads, encoded as it is written (streamDataset).
+// loads, encoded as it is written (streamDataset). While maxDatasetAnswers
+// are being written, one more is answered 503.
 func (s *server) handleDataset() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !s.datasets.take(w) {
+			return
+		}
+		defer s.datasets.release()
 		if err := streamDataset(w, s.store.datasetView()); err != nil {
 			// The status is sent; the client, gone or too slow, was cut off.
 			clientGone(w)

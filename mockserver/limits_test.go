@@ -294,8 +294,17 @@ func TestLargeAnswersAreFewAtOnce(t *testing.T) {
 	rec := list()
 	assert.Equal(t, http.StatusServiceUnavailable, rec.Code)
 	assert.Equal(t, "1", rec.Header().Get("Retry-After"))
-	assert.JSONEq(t, `{"message":"Busy: 4 large answers are being sent; try again in a moment","error":"Service Unavailable","statusCode":503}`, rec.Body.String())
+	assert.JSONEq(t, `{"message":"Busy: 16 large answers are being sent; try again in a moment","error":"Service Unavailable","statusCode":503}`, rec.Body.String())
 
+	rec = httptest.NewRecorder()
+	h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "http://127.0.0.1/__mock/dataset", nil))
+	assert.Equal(t, http.StatusOK, rec.Code, "the dataset has places of its own")
+	for range maxDatasetAnswers {
+		require.True(t, s.datasets.take(httptest.NewRecorder()))
+	}
+	rec = httptest.NewRecorder()
+	h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "http://127.0.0.1/__mock/dataset", nil))
+	assert.Equal(t, http.StatusServiceUnavailable, rec.Code, "while they are taken, the dataset waits")
 	rec = httptest.NewRecorder()
 	h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/api/server-info/ping", nil))
 	assert.Equal(t, http.StatusOK, rec.Code, "a small answer needs no place")
@@ -303,4 +312,11 @@ func TestLargeAnswersAreFewAtOnce(t *testing.T) {
 	s.large.release()
 	assert.Equal(t, http.StatusOK, list().Code, "a freed place serves again")
 	assert.Len(t, s.large, maxLargeAnswers-1, "and is freed after the answer")
+}
+
+func TestWorthTrimming(t *testing.T) {
+	assert.True(t, worthTrimming(100<<20, 0), "the first round, after start-up")
+	assert.False(t, worthTrimming(120<<20, 100<<20), "little more than after the last trim")
+	assert.True(t, worthTrimming(500<<20, 100<<20), "after a crowd of stalled clients")
+	assert.Positive(t, heapHeld())
 }

@@ -54,6 +54,7 @@ type server struct {
 
 	uploadBuffers *bufferPool
 	large         largeAnswers
+	datasets      largeAnswers
 	pictures      *pictureCache
 }
 
@@ -88,6 +89,7 @@ func newServer(cfg Config) (*server, error) {
 	s := &server{cfg: cfg, store: st, log: cfg.Logger, mux: http.NewServeMux()}
 	s.uploadBuffers = newBufferPool()
 	s.large = make(largeAnswers, maxLargeAnswers)
+	s.datasets = make(largeAnswers, maxDatasetAnswers)
 	s.pictures = newPictureCache(cmp.Or(cfg.ThumbnailCache, DefaultThumbnailCache))
 	s.routes()
 	return s, nil

@@ -24,7 +24,7 @@ func TestStormLeavesEverythingConsistent(t *testing.T) {
 	const workers, rounds = 32, 12
 	db, err := newStore(testDataset(), testNow)
 	require.NoError(t, err)
-	s := &server{cfg: Config{ChecksumHeader: DefaultChecksumHeader, BodyTimeout: defaultBodyTimeout, Now: testNow}, store: db, mux: http.NewServeMux(), large: make(largeAnswers, maxLargeAnswers), pictures: newPictureCache(DefaultThumbnailCache)}
+	s := &server{cfg: Config{ChecksumHeader: DefaultChecksumHeader, BodyTimeout: defaultBodyTimeout, Now: testNow}, store: db, mux: http.NewServeMux(), large: make(largeAnswers, maxLargeAnswers), datasets: make(largeAnswers, maxDatasetAnswers), pictures: newPictureCache(DefaultThumbnailCache)}
 	s.uploadBuffers = newBufferPool()
 	s.routes()
 	h := s.route()

@@ -182,6 +182,9 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 // serveUntilDone serves until ctx ends, then shuts down gracefully.
 func serveUntilDone(ctx context.Context, ln net.Listener, h http.Handler, logger *slog.Logger) error {
 	srv := mockserver.HTTPServer(h, logger)
+	trimCtx, stopTrim := context.WithCancel(ctx)
+	defer stopTrim()
+	go mockserver.TrimMemory(trimCtx)
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
 	select {
