@@ -3,6 +3,7 @@ module github.com/mediaspec/mediaspec
 go 1.26.8
 
 require (
+	github.com/HugoSmits86/nativewebp v0.9.3
 	github.com/bep/imagemeta v1.0.1
 	github.com/brianvoe/gofakeit/v7 v7.18.1
 	github.com/cucumber/gherkin/go/v26 v26.2.0
@@ -12,11 +13,11 @@ require (
 	github.com/stretchr/testify v1.12.1
 	go.yaml.in/yaml/v3 v3.0.5
 	golang.org/x/crypto v0.59.0
+	golang.org/x/image v0.47.0
 	golang.org/x/sys v0.50.0
 )
 
 require (
-	github.com/HugoSmits86/nativewebp v0.9.3 // indirect
 	github.com/go-openapi/jsonpointer v0.22.5 // indirect
 	github.com/go-openapi/swag/jsonname v0.25.5 // indirect
 	github.com/gofrs/uuid v4.3.1+incompatible // indirect
@@ -28,6 +29,5 @@ require (
 	github.com/oasdiff/yaml3 v0.0.14 // indirect
 	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3 // indirect
 	github.com/spf13/pflag v1.0.7 // indirect
-	golang.org/x/image v0.47.0 // indirect
 	golang.org/x/text v0.44.0 // indirect
 )

@@ -7,6 +7,7 @@ import (
 	"image/gif"
 	"image/png"
 	"net/http"
+	"os"
 	"path"
 	"strconv"
 	"strings"
@@ -27,6 +28,7 @@ type pictureSource struct {
 	// download: the original may be sent (not through a link with
 	// allowDownload: false).
 	download bool
+	name     string // the original file name
 }
 
 // fallbackLongSide is the long side given to an asset whose size the
@@ -45,6 +47,7 @@ func (db *store) pictureSource(p principal, id string) (pictureSource, error) {
 	src := pictureSource{
 		id: a.ID, checksum: a.Checksum, ext: strings.ToLower(path.Ext(a.OriginalFileName)),
 		updatedAt: a.UpdatedAt.Time, download: p.link == nil || p.link.AllowDownload,
+		name: a.OriginalFileName,
 	}
 	if a.Thumbhash == nil {
 		return src, nil
@@ -143,4 +146,32 @@ func servePicture(w http.ResponseWriter, r *http.Request, src pictureSource, kin
 	h.Set("ETag", strconv.Quote(fmt.Sprintf("%s-%d-%d", src.checksum, kind, len(body))))
 	_ = http.NewResponseController(w).SetWriteDeadline(time.Now().Add(writeDeadline(len(body))))
 	http.ServeContent(w, r, "", src.updatedAt, bytes.NewReader(body))
+}
+
+// serveKept answers a picture the media folder keeps for an upload (its
+// original, or a made thumbnail or preview), and says whether it did.
+func (s *server) serveKept(w http.ResponseWriter, r *http.Request, src pictureSource, kind pictureKind) bool {
+	path, contentType := s.media.thumb(src.id), "image/webp"
+	switch kind {
+	case kindPreview:
+		path, contentType = s.media.preview(src.id), "image/jpeg"
+	case kindOriginal:
+		path, contentType = s.media.original(src.id), originalType(src.name)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil {
+		return false
+	}
+	h := w.Header()
+	h.Set("Cache-Control", "private, max-age=86400, no-transform")
+	h.Set("Content-Type", contentType)
+	h.Set("ETag", strconv.Quote(fmt.Sprintf("%s-%d-%d", src.checksum, kind, info.Size())))
+	_ = http.NewResponseController(w).SetWriteDeadline(time.Now().Add(writeDeadline(int(min(info.Size(), 1<<40)))))
+	http.ServeContent(w, r, "", info.ModTime(), f)
+	return true
 }

@@ -179,6 +179,9 @@ func (s *server) handlePicture(file bool) http.Handler {
 		case src.download:
 			kind = kindOriginal
 		}
+		if s.media != nil && s.serveKept(w, r, src, kind) {
+			return
+		}
 		if src.thumbhash == nil {
 			writeError(w, errorf(http.StatusNotFound, "No thumbnail found for asset %s", id))
 			return

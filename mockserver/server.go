@@ -9,9 +9,11 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"sync"
 	"time"
 
 	"github.com/mediaspec/mediaspec/mockserver/model"
+	"github.com/mediaspec/mediaspec/mockserver/pictures"
 )
 
 // DefaultChecksumHeader is the request header that carries a file's SHA-1
@@ -41,6 +43,12 @@ type Config struct {
 	// ThumbnailCache bounds the pictures kept encoded, in bytes; 0 means
 	// DefaultThumbnailCache.
 	ThumbnailCache int64
+	// MediaDir is where uploads are kept, with their pictures; "" keeps
+	// none (their pictures answer 404).
+	MediaDir string
+	// MaxDecodePixels bounds the pixels an uploaded picture may declare
+	// and be decoded; 0 means pictures.DefaultMaxDecodePixels.
+	MaxDecodePixels int
 	// Now is the wall clock; nil means time.Now.
 	Now func() time.Time
 }
@@ -56,6 +64,9 @@ type server struct {
 	large         largeAnswers
 	datasets      largeAnswers
 	pictures      *pictureCache
+	media         *media // nil: uploads are not kept
+	pictureJobs   *pictureJobs
+	placeholders  sync.Map // [2]int{w, h} of the preview → *placeholder
 }
 
 // New builds a mock server holding cfg.Dataset's state.
@@ -79,6 +90,9 @@ func newServer(cfg Config) (*server, error) {
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
+	if cfg.MaxDecodePixels <= 0 {
+		cfg.MaxDecodePixels = pictures.DefaultMaxDecodePixels
+	}
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
@@ -91,6 +105,12 @@ func newServer(cfg Config) (*server, error) {
 	s.large = make(largeAnswers, maxLargeAnswers)
 	s.datasets = make(largeAnswers, maxDatasetAnswers)
 	s.pictures = newPictureCache(cmp.Or(cfg.ThumbnailCache, DefaultThumbnailCache))
+	if cfg.MediaDir != "" {
+		if s.media, err = openMedia(cfg.MediaDir); err != nil {
+			return nil, fmt.Errorf("mockserver: %w", err)
+		}
+		s.pictureJobs = startPictureJobs(pictureWorkers, s.log, s.makeUploadPictures)
+	}
 	s.routes()
 	return s, nil
 }

@@ -3,6 +3,7 @@ package mockserver
 import (
 	"encoding/base64"
 	"encoding/hex"
+	"fmt"
 	"slices"
 
 	"github.com/mediaspec/mediaspec/mockserver/model"
@@ -147,4 +148,63 @@ func (db *store) user(id string) (model.UserRecord, bool) {
 		return model.UserRecord{}, false
 	}
 	return *u, true
+}
+
+// assetRecord is a copy of the stored asset of that id.
+func (db *store) assetRecord(id string) (model.AssetRecord, bool) {
+	db.mu.RLock()
+	defer db.mu.RUnlock()
+	a := db.state.assetBy[id]
+	if a == nil {
+		return model.AssetRecord{}, false
+	}
+	return *a, true
+}
+
+// setPictures marks an asset's pictures made: its thumbhash, and resized.
+// An asset gone since (a reset) is no error.
+func (db *store) setPictures(id, hash string) error {
+	return db.write(func(st *state, tx *undo) error {
+		old := st.assetBy[id]
+		if old == nil {
+			return nil
+		}
+		a := *old
+		a.Thumbhash, a.Resized = &hash, true
+		if err := st.replaceAsset(old, &a, tx); err != nil {
+			return internal(err)
+		}
+		db.changed()
+		return nil
+	})
+}
+
+// replaceAsset puts a changed asset, of the same id, owner and checksum, in
+// the place of the stored one, in every index.
+func (st *state) replaceAsset(old, a *model.AssetRecord, tx *undo) error {
+	i := len(st.assets) - 1 // uploads, whose pictures change, are at the end
+	for i >= 0 && st.assets[i] != old {
+		i--
+	}
+	key, err := checksumKeyOf(old)
+	if i < 0 || err != nil || a.ID != old.ID || a.OwnerID != old.OwnerID || a.Checksum != old.Checksum || st.bySum[key] != old {
+		return fmt.Errorf("asset %s is not stored as it was", old.ID)
+	}
+	var stack []*model.AssetRecord
+	if old.StackParentID != nil {
+		stack = st.children[*old.StackParentID]
+		next := slices.Clone(stack)
+		if j := slices.Index(next, old); j >= 0 {
+			next[j] = a
+		}
+		st.children[*old.StackParentID] = next
+	}
+	st.assets[i], st.assetBy[a.ID], st.bySum[key] = a, a, a
+	tx.push(func() {
+		st.assets[i], st.assetBy[a.ID], st.bySum[key] = old, old, old
+		if old.StackParentID != nil {
+			st.children[*old.StackParentID] = stack
+		}
+	})
+	return nil
 }

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"mime"
 	"mime/multipart"
 	"net/http"
@@ -66,7 +67,15 @@ func (s *server) handleUpload() http.Handler {
 		}
 		bufs := s.uploadBuffers.get()
 		defer s.uploadBuffers.put(bufs)
-		up, err := readUpload(r, bufs)
+		up, err := readUpload(r, bufs, s.media)
+		if up != nil && up.assetPath != "" {
+			// Kept by now if the upload made a new asset; else no one's.
+			defer func() {
+				if err := s.media.drop(up.assetPath); err != nil {
+					s.log.Warn("upload", "error", err)
+				}
+			}()
+		}
 		if err != nil {
 			var mbe *http.MaxBytesError
 			if errors.As(err, &mbe) {
@@ -84,6 +93,14 @@ func (s *server) handleUpload() http.Handler {
 		status := http.StatusCreated
 		if res.Duplicate {
 			status = http.StatusOK
+		} else if s.media != nil {
+			if err := s.media.keep(up.assetPath, res.ID); err != nil {
+				// The asset stands; its pictures answer 404, as the
+				// reference's do when their making fails.
+				s.log.Error("upload", "error", err)
+			} else {
+				s.pictureJobs.add(res.ID)
+			}
 		}
 		writeJSON(w, status, res)
 	})
@@ -117,6 +134,10 @@ type upload struct {
 	fileCreatedAt, fileModifiedAt     time.Time
 	isFavorite, isArchived, isOffline bool
 	isVisible                         bool
+
+	// assetPath is where assetData arrived in the media folder ("" where
+	// none is kept).
+	assetPath string
 }
 
 // uploadBuffers are the buffers one upload reads with, reused across uploads.
@@ -125,6 +146,7 @@ type uploadBuffers struct {
 	copy  []byte        // moves file bytes to the hash
 	head  []byte        // keeps the head of assetData, for its EXIF
 	read  *bufio.Reader // reads the body in large pieces: fewer read calls on the connection
+	file  *bufio.Writer // writes assetData to the media folder in large pieces
 }
 
 // A multipart part hands out at most 4 KiB per read (mime/multipart's peek
@@ -163,7 +185,7 @@ func newUploadBuffers(large bool) *uploadBuffers {
 	if large {
 		size = largeReadSize
 	}
-	return &uploadBuffers{large: large, copy: make([]byte, copyBufferSize), read: bufio.NewReaderSize(nil, size)}
+	return &uploadBuffers{large: large, copy: make([]byte, copyBufferSize), read: bufio.NewReaderSize(nil, size), file: bufio.NewWriterSize(nil, size)}
 }
 
 func (p *bufferPool) get() *uploadBuffers {
@@ -187,7 +209,7 @@ func (p *bufferPool) put(b *uploadBuffers) {
 // memory stays bounded by the limits whatever the size of the files. It
 // returns the upload with its fields validated, or the error to answer. The
 // upload's assetData head lives in bufs until they are reused.
-func readUpload(r *http.Request, bufs *uploadBuffers) (*upload, error) {
+func readUpload(r *http.Request, bufs *uploadBuffers, m *media) (*upload, error) {
 	bufs.read.Reset(r.Body)
 	defer bufs.read.Reset(nil)
 	mr, err := multipartReader(r.Header.Get("Content-Type"), bufs.read)
@@ -210,15 +232,15 @@ func readUpload(r *http.Request, bufs *uploadBuffers) (*upload, error) {
 			err = up.readField(part)
 		} else {
 			up.files++
-			err = up.readFile(part, bufs)
+			err = up.readFile(part, bufs, m)
 		}
 		part.Close()
 		if err != nil {
-			return nil, err
+			return up, err
 		}
 	}
 	if err := up.validate(); err != nil {
-		return nil, err
+		return up, err
 	}
 	return up, nil
 }
@@ -269,7 +291,7 @@ func (up *upload) readField(part *multipart.Part) error {
 
 // readFile hashes a file part, checking first that its name and type are
 // ones the upload takes.
-func (up *upload) readFile(part *multipart.Part, bufs *uploadBuffers) error {
+func (up *upload) readFile(part *multipart.Part, bufs *uploadBuffers, m *media) error {
 	var slot **filePart
 	var allowed func(ext string) bool
 	hw := &headWriter{} // only the asset's head is kept: only its EXIF is read
@@ -294,9 +316,29 @@ func (up *upload) readFile(part *multipart.Part, bufs *uploadBuffers) error {
 		return errorf(http.StatusBadRequest, "Unsupported file type %s", filename)
 	}
 	h := sha1.New()
-	n, err := io.CopyBuffer(io.MultiWriter(h, hw), part, bufs.copy)
+	var dst io.Writer = io.MultiWriter(h, hw)
+	if m != nil && slot == &up.asset {
+		f, err := m.incoming()
+		if err != nil {
+			return internal(err)
+		}
+		up.assetPath = f.Name()
+		defer f.Close()
+		bufs.file.Reset(f)
+		defer bufs.file.Reset(nil)
+		dst = io.MultiWriter(h, hw, bufs.file)
+	}
+	n, err := io.CopyBuffer(dst, part, bufs.copy)
+	if pe := (*fs.PathError)(nil); errors.As(err, &pe) {
+		return internal(fmt.Errorf("writing the upload's file: %w", err))
+	}
 	if err != nil {
 		return malformed(err)
+	}
+	if up.assetPath != "" && slot == &up.asset {
+		if err := bufs.file.Flush(); err != nil {
+			return internal(fmt.Errorf("writing the upload's file: %w", err))
+		}
 	}
 	f := &filePart{filename: filename, size: n, head: hw.b}
 	h.Sum(f.sum[:0])

@@ -18,6 +18,7 @@ import (
 	"github.com/mediaspec/mediaspec/mockserver"
 	"github.com/mediaspec/mediaspec/mockserver/fake"
 	"github.com/mediaspec/mediaspec/mockserver/model"
+	"github.com/mediaspec/mediaspec/mockserver/pictures"
 )
 
 // Defaults of `mediaspec serve`, as the contract gives them.
@@ -102,6 +103,8 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		latency        = fs.Duration("latency", 0, "delay every API response by this long, e.g. 200ms")
 		checksumHeader = fs.String("checksum-header", mockserver.DefaultChecksumHeader, "name of the header that carries a file's SHA-1 for duplicate detection")
 		maxUpload      = fs.Int64("max-upload-bytes", 0, "answer 413 to an upload body larger than this (0: no limit)")
+		mediaDir       = fs.String("media-dir", "", "folder where uploads and their pictures are kept (default: a temporary folder, removed on exit); off: keep no upload (their pictures answer 404), for the fastest uploads")
+		maxDecode      = fs.Int("max-decode-pixels", pictures.DefaultMaxDecodePixels, "an uploaded picture declaring more pixels gets a placeholder thumbnail instead of being decoded")
 		thumbCache     = fs.Int64("thumbnail-cache", mockserver.DefaultThumbnailCache, "bytes of encoded pictures (thumbnails, previews, originals) kept in memory")
 		noControl      = fs.Bool("no-control", false, "turn the control API (/__mock/) off")
 		controlOrigin  = fs.String("control-origin", "", "the one web origin (like http://localhost:5173) whose pages may call the control API from a browser")
@@ -112,6 +115,9 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	df.register(fs)
 	if err := parseFlags(fs, args); err != nil {
 		return err
+	}
+	if *maxDecode < 1 {
+		return fmt.Errorf("%w: --max-decode-pixels must be 1 or more, not %d", errUsage, *maxDecode)
 	}
 	if *thumbCache < 1 {
 		return fmt.Errorf("%w: --thumbnail-cache must be 1 byte or more, not %d", errUsage, *thumbCache)
@@ -149,15 +155,27 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	} else if d, err = df.generate(time.Now()); err != nil {
 		return err
 	}
+	media := *mediaDir
+	switch media {
+	case "off":
+		media = ""
+	case "":
+		if media, err = os.MkdirTemp("", "mediaspec-media-"); err != nil {
+			return fmt.Errorf("media folder: %w", err)
+		}
+		defer os.RemoveAll(media)
+	}
 	h, err := mockserver.New(mockserver.Config{
-		Dataset:        func() model.Dataset { return d },
-		ChecksumHeader: *checksumHeader,
-		MaxUploadBytes: *maxUpload,
-		ThumbnailCache: *thumbCache,
-		Latency:        *latency,
-		NoControl:      *noControl,
-		ControlOrigin:  *controlOrigin,
-		Logger:         logger,
+		Dataset:         func() model.Dataset { return d },
+		ChecksumHeader:  *checksumHeader,
+		MaxUploadBytes:  *maxUpload,
+		ThumbnailCache:  *thumbCache,
+		MediaDir:        media,
+		MaxDecodePixels: *maxDecode,
+		Latency:         *latency,
+		NoControl:       *noControl,
+		ControlOrigin:   *controlOrigin,
+		Logger:          logger,
 	})
 	if err != nil {
 		return err

@@ -71,6 +71,32 @@ func TestServeFlags(t *testing.T) {
 		status, answer := send(t, http.MethodPost, base+"/asset/upload", "mediaspec-dev-key", body, http.Header{"Content-Type": {ct}})
 		assert.Equal(t, http.StatusRequestEntityTooLarge, status, "%s", answer)
 	})
+	t.Run("--media-dir", func(t *testing.T) {
+		dir := t.TempDir()
+		base := startServe(t, "--media-dir", dir)
+		file := []byte("a photo kept in the media folder")
+		body, ct := uploadForm(t, file)
+		status, answer := send(t, http.MethodPost, base+"/asset/upload", "mediaspec-dev-key", body, http.Header{"Content-Type": {ct}})
+		require.Equal(t, http.StatusCreated, status, "%s", answer)
+		var res struct{ ID string }
+		require.NoError(t, json.Unmarshal(answer, &res))
+		kept, err := os.ReadFile(filepath.Join(dir, "originals", res.ID))
+		require.NoError(t, err)
+		assert.Equal(t, file, kept)
+		status, original := send(t, http.MethodGet, base+"/asset/file/"+res.ID, "mediaspec-dev-key", nil, nil)
+		assert.Equal(t, http.StatusOK, status)
+		assert.Equal(t, file, original)
+	})
+	t.Run("--media-dir off", func(t *testing.T) {
+		base := startServe(t, "--media-dir", "off")
+		body, ct := uploadForm(t, []byte("a photo not kept"))
+		status, answer := send(t, http.MethodPost, base+"/asset/upload", "mediaspec-dev-key", body, http.Header{"Content-Type": {ct}})
+		require.Equal(t, http.StatusCreated, status, "%s", answer)
+		var res struct{ ID string }
+		require.NoError(t, json.Unmarshal(answer, &res))
+		status, _ = send(t, http.MethodGet, base+"/asset/file/"+res.ID, "mediaspec-dev-key", nil, nil)
+		assert.Equal(t, http.StatusNotFound, status, "not kept")
+	})
 	t.Run("--checksum-header", func(t *testing.T) {
 		base := startServe(t, "--checksum-header", "x-immich-checksum")
 		file := []byte("a photo sent once")

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/base64"
 	"image"
+	"image/color"
 	"image/jpeg"
 	"testing"
 
@@ -137,4 +138,61 @@ func TestPortraitIsTheSameForTheSameUser(t *testing.T) {
 	assert.Greater(t, spread, 1e-3, "a face, not a flat square")
 	corner := a.RGBAAt(2, 2)
 	assert.InDelta(t, 29, int(corner.R), 4, "the avatar colour behind")
+}
+
+// TestOrient: each EXIF orientation turns a stored picture upright. The
+// stored picture is 3×2: a at the top left, b at the top right.
+func TestOrient(t *testing.T) {
+	a, b := color.RGBA{255, 0, 0, 255}, color.RGBA{0, 0, 255, 255}
+	src := image.NewRGBA(image.Rect(0, 0, 3, 2))
+	src.Set(0, 0, a)
+	src.Set(2, 0, b)
+	tests := []struct {
+		orientation int
+		w, h        int
+		at, bt      image.Point // where a and b are once upright
+	}{
+		{1, 3, 2, image.Pt(0, 0), image.Pt(2, 0)},
+		{2, 3, 2, image.Pt(2, 0), image.Pt(0, 0)},
+		{3, 3, 2, image.Pt(2, 1), image.Pt(0, 1)},
+		{4, 3, 2, image.Pt(0, 1), image.Pt(2, 1)},
+		{5, 2, 3, image.Pt(0, 0), image.Pt(0, 2)},
+		{6, 2, 3, image.Pt(1, 0), image.Pt(1, 2)},
+		{7, 2, 3, image.Pt(1, 2), image.Pt(1, 0)},
+		{8, 2, 3, image.Pt(0, 2), image.Pt(0, 0)},
+	}
+	for _, tt := range tests {
+		got := Orient(src, tt.orientation)
+		assert.Equal(t, image.Rect(0, 0, tt.w, tt.h), got.Bounds(), "orientation %d", tt.orientation)
+		assert.Equal(t, a, color.RGBAModel.Convert(got.At(tt.at.X, tt.at.Y)), "orientation %d: a", tt.orientation)
+		assert.Equal(t, b, color.RGBAModel.Convert(got.At(tt.bt.X, tt.bt.Y)), "orientation %d: b", tt.orientation)
+	}
+}
+
+// TestDecodeRefusesBombs: a picture that declares more pixels than the
+// bound is refused before it is decoded.
+func TestDecodeRefusesBombs(t *testing.T) {
+	var b bytes.Buffer
+	require.NoError(t, jpeg.Encode(&b, image.NewGray(image.Rect(0, 0, 200, 100)), nil))
+	_, err := Decode(bytes.NewReader(b.Bytes()), 19_999)
+	assert.ErrorIs(t, err, ErrTooLarge)
+	img, err := Decode(bytes.NewReader(b.Bytes()), 20_000)
+	require.NoError(t, err)
+	assert.Equal(t, image.Rect(0, 0, 200, 100), img.Bounds())
+	_, err = Decode(bytes.NewReader([]byte("not a picture")), DefaultMaxDecodePixels)
+	assert.Error(t, err)
+}
+
+// FuzzDecode: no file makes Decode panic, or decode more than the bound.
+func FuzzDecode(f *testing.F) {
+	var b bytes.Buffer
+	_ = jpeg.Encode(&b, image.NewGray(image.Rect(0, 0, 16, 8)), nil)
+	f.Add(b.Bytes())
+	f.Add([]byte("\x89PNG\r\n\x1a\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		img, err := Decode(bytes.NewReader(data), 1<<16)
+		if err == nil && img.Bounds().Dx()*img.Bounds().Dy() > 1<<16 {
+			t.Fatalf("decoded %v, over the bound", img.Bounds())
+		}
+	})
 }

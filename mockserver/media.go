@@ -1,0 +1,99 @@
+package mockserver
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+)
+
+// media is the folder where uploads are kept: each original as it came,
+// and the thumbnail and preview made from it.
+//
+//	DIR/originals/<asset id>
+//	DIR/thumbs/<asset id>.webp
+//	DIR/previews/<asset id>.jpeg
+//	DIR/incoming/            files still arriving
+//	DIR/placeholders/        the pictures of files that cannot be decoded, by size
+type media struct {
+	dir string
+}
+
+var mediaFolders = []string{"originals", "thumbs", "previews", "incoming", "placeholders"}
+
+func openMedia(dir string) (*media, error) {
+	for _, f := range mediaFolders {
+		if err := os.MkdirAll(filepath.Join(dir, f), 0o750); err != nil {
+			return nil, fmt.Errorf("media folder: %w", err)
+		}
+	}
+	return &media{dir: dir}, nil
+}
+
+// incoming is a new file for an upload that is arriving.
+func (m *media) incoming() (*os.File, error) {
+	f, err := os.CreateTemp(filepath.Join(m.dir, "incoming"), "upload-")
+	if err != nil {
+		return nil, fmt.Errorf("a file for the upload: %w", err)
+	}
+	return f, nil
+}
+
+// keep makes an arrived file the original of an asset.
+func (m *media) keep(incoming, id string) error {
+	if err := os.Rename(incoming, m.original(id)); err != nil {
+		return fmt.Errorf("keeping the original of %s: %w", id, err)
+	}
+	return nil
+}
+
+// drop removes an arrived file no asset keeps (a duplicate, a refused
+// upload); one already kept or removed is no error.
+func (m *media) drop(incoming string) error {
+	if err := os.Remove(incoming); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("dropping an upload's file: %w", err)
+	}
+	return nil
+}
+
+func (m *media) original(id string) string { return filepath.Join(m.dir, "originals", id) }
+func (m *media) thumb(id string) string    { return filepath.Join(m.dir, "thumbs", id+".webp") }
+func (m *media) preview(id string) string  { return filepath.Join(m.dir, "previews", id+".jpeg") }
+
+func (m *media) placeholder(w, h int, ext string) string {
+	return filepath.Join(m.dir, "placeholders", fmt.Sprintf("%dx%d%s", w, h, ext))
+}
+
+// link makes path name the same file as from: a placeholder's pictures are
+// one file, whatever the uploads that show it. Where links cannot be made,
+// it is copied.
+func (m *media) link(from, path string) error {
+	_ = os.Remove(path)
+	if err := os.Link(from, path); err == nil {
+		return nil
+	}
+	body, err := os.ReadFile(from)
+	if err != nil {
+		return err
+	}
+	return m.write(path, body)
+}
+
+// write writes a made picture, whole or not at all.
+func (m *media) write(path string, body []byte) error {
+	tmp, err := os.CreateTemp(filepath.Join(m.dir, "incoming"), "picture-")
+	if err != nil {
+		return err
+	}
+	if _, err := tmp.Write(body); err != nil {
+		tmp.Close()
+		os.Remove(tmp.Name())
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		os.Remove(tmp.Name())
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
+}

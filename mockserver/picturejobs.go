@@ -1,0 +1,194 @@
+package mockserver
+
+import (
+	"encoding/base64"
+	"fmt"
+	"image"
+	"log/slog"
+	"os"
+	"path"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/mediaspec/mediaspec/mockserver/model"
+	"github.com/mediaspec/mediaspec/mockserver/pictures"
+)
+
+// Pictures of uploads are made as the reference makes them: after the
+// upload has been answered, by a few workers, so that an upload answers as
+// fast as it did. A thumbnail asked for before it is made answers the
+// reference's 404; it is there milliseconds later (a 12 MP JPEG: about
+// half a second).
+const (
+	pictureWorkers = 2
+	pictureQueue   = 10_000
+)
+
+// pictureJobs is the queue of uploads whose pictures are to be made.
+type pictureJobs struct {
+	queue chan string
+	log   *slog.Logger
+}
+
+func startPictureJobs(workers int, log *slog.Logger, do func(id string) error) *pictureJobs {
+	j := &pictureJobs{queue: make(chan string, pictureQueue), log: log}
+	for range workers {
+		go func() {
+			for id := range j.queue {
+				if err := do(id); err != nil {
+					log.Error("making pictures", "asset", id, "error", err)
+				}
+			}
+		}()
+	}
+	return j
+}
+
+// add queues an upload; with the queue full, its pictures are not made
+// (they answer 404, as the reference's do when its jobs fail), and the log
+// says so.
+func (j *pictureJobs) add(id string) {
+	select {
+	case j.queue <- id:
+	default:
+		j.log.Warn("making pictures", "asset", id, "error", "the queue is full; its pictures will not be made")
+	}
+}
+
+// makeUploadPictures makes an upload's thumbnail and preview from its
+// original, upright as its EXIF orientation says, and its ThumbHash; a
+// file that cannot be decoded (a format Go does not read, truncated, empty,
+// or declaring more pixels than the bound) gets a placeholder.
+func (s *server) makeUploadPictures(id string) error {
+	a, ok := s.store.assetRecord(id)
+	if !ok {
+		return nil // gone (a reset) before its turn
+	}
+	img, w, h := s.decodeOriginal(id, a)
+	if img == nil {
+		return s.placeholderPictures(id, w, h)
+	}
+	// The thumbnail is made from the preview: the original is read once.
+	b := img.Bounds()
+	pw, ph := pictures.Fit(b.Dx(), b.Dy(), pictures.PreviewSide)
+	previewImg := pictures.Resize(img, pw, ph)
+	tw, th := pictures.Fit(b.Dx(), b.Dy(), pictures.ThumbnailSide)
+	thumbImg := pictures.Resize(previewImg, tw, th)
+	thumb, err := pictures.WebP(thumbImg)
+	if err != nil {
+		return err
+	}
+	preview, err := pictures.JPEG(previewImg)
+	if err != nil {
+		return err
+	}
+	if err := s.media.write(s.media.thumb(id), thumb); err != nil {
+		return fmt.Errorf("the thumbnail: %w", err)
+	}
+	if err := s.media.write(s.media.preview(id), preview); err != nil {
+		return fmt.Errorf("the preview: %w", err)
+	}
+	return s.store.setPictures(id, base64.StdEncoding.EncodeToString(pictures.Hash(thumbImg)))
+}
+
+// placeholder is a placeholder's pictures of one size, made once and
+// linked for every upload of that size.
+type placeholder struct {
+	once        sync.Once
+	thumb, prev string // paths in the media folder
+	hash        string
+	err         error
+}
+
+// placeholderPictures gives an upload that cannot be decoded the
+// placeholder's pictures of its shape: made once per size, then linked,
+// so that a crowd of uploads of files Go does not read (videos, HEIC)
+// costs their pictures almost nothing.
+func (s *server) placeholderPictures(id string, w, h int) error {
+	pw, ph := pictures.Fit(w, h, pictures.PreviewSide)
+	v, _ := s.placeholders.LoadOrStore([2]int{pw, ph}, &placeholder{})
+	p := v.(*placeholder)
+	p.once.Do(func() {
+		previewImg := pictures.Placeholder(pw, ph)
+		tw, th := pictures.Fit(w, h, pictures.ThumbnailSide)
+		thumbImg := pictures.Placeholder(tw, th)
+		p.thumb, p.prev = s.media.placeholder(pw, ph, ".webp"), s.media.placeholder(pw, ph, ".jpeg")
+		p.hash = base64.StdEncoding.EncodeToString(pictures.Hash(thumbImg))
+		thumb, err := pictures.WebP(thumbImg)
+		if err == nil {
+			err = s.media.write(p.thumb, thumb)
+		}
+		var preview []byte
+		if err == nil {
+			preview, err = pictures.JPEG(previewImg)
+		}
+		if err == nil {
+			err = s.media.write(p.prev, preview)
+		}
+		p.err = err
+	})
+	if p.err != nil {
+		return fmt.Errorf("the placeholder: %w", p.err)
+	}
+	if err := s.media.link(p.thumb, s.media.thumb(id)); err != nil {
+		return fmt.Errorf("the thumbnail: %w", err)
+	}
+	if err := s.media.link(p.prev, s.media.preview(id)); err != nil {
+		return fmt.Errorf("the preview: %w", err)
+	}
+	return s.store.setPictures(id, p.hash)
+}
+
+// decodeOriginal is an upload's picture, upright; or nil, with the size a
+// placeholder takes (the EXIF's, upright, else 4:3), where the file cannot
+// be decoded.
+func (s *server) decodeOriginal(id string, a model.AssetRecord) (img image.Image, w, h int) {
+	w, h = 1920, 1440
+	orientation := 0
+	if x := a.ExifInfo; x != nil {
+		if x.ExifImageWidth != nil && x.ExifImageHeight != nil && *x.ExifImageWidth >= 1 && *x.ExifImageHeight >= 1 {
+			w, h = int(*x.ExifImageWidth), int(*x.ExifImageHeight)
+		}
+		if x.Orientation != nil {
+			orientation, _ = strconv.Atoi(*x.Orientation)
+		}
+	}
+	if a.Type == model.AssetImage {
+		if f, err := os.Open(s.media.original(id)); err == nil {
+			defer f.Close()
+			if img, err := pictures.Decode(f, s.cfg.MaxDecodePixels); err == nil {
+				return pictures.Orient(img, orientation), 0, 0
+			}
+		}
+	}
+	if orientation >= 5 {
+		w, h = h, w
+	}
+	return nil, w, h
+}
+
+// originalTypes are the Content-Types the reference sends for an original,
+// by its extension, whatever its bytes.
+var originalTypes = map[string]string{
+	".jpg": "image/jpeg", ".jpeg": "image/jpeg", ".jpe": "image/jpeg", ".png": "image/png", ".gif": "image/gif",
+	".webp": "image/webp", ".heic": "image/heic", ".heif": "image/heif", ".hif": "image/hif", ".avif": "image/avif",
+	".bmp": "image/bmp", ".tif": "image/tiff", ".tiff": "image/tiff", ".jxl": "image/jxl", ".svg": "image/svg+xml",
+	".dng": "image/x-adobe-dng", ".psd": "image/vnd.adobe.photoshop",
+	".mp4": "video/mp4", ".insv": "video/mp4", ".m4v": "video/x-m4v", ".mov": "video/quicktime", ".webm": "video/webm",
+	".mkv": "video/x-matroska", ".avi": "video/x-msvideo", ".3gp": "video/3gpp", ".3gpp": "video/3gpp",
+	".mts": "video/mp2t", ".m2ts": "video/mp2t", ".mpg": "video/mpeg", ".mpeg": "video/mpeg", ".mpe": "video/mpeg",
+	".wmv": "video/x-ms-wmv", ".flv": "video/x-flv",
+}
+
+// originalType is the Content-Type of an original named name.
+func originalType(name string) string {
+	ext := strings.ToLower(path.Ext(name))
+	if t, ok := originalTypes[ext]; ok {
+		return t
+	}
+	if model.AssetTypeOf(ext) == model.AssetImage {
+		return "image/x-" + strings.TrimPrefix(ext, ".") // the RAW formats
+	}
+	return "application/octet-stream"
+}

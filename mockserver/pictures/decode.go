@@ -1,0 +1,110 @@
+package pictures
+
+import (
+	"errors"
+	"fmt"
+	"image"
+	_ "image/gif"  // decoders of the formats an upload's pictures are made from
+	_ "image/jpeg" //
+	_ "image/png"  //
+	"io"
+
+	_ "golang.org/x/image/bmp"  //
+	_ "golang.org/x/image/tiff" //
+	_ "golang.org/x/image/webp" //
+
+	"github.com/mediaspec/mediaspec/mockserver/thumbhash"
+)
+
+// DefaultMaxDecodePixels is how many pixels a file may declare and still be
+// decoded: a bomb that declares 100,000 × 100,000 is refused before a byte
+// of it is decoded.
+const DefaultMaxDecodePixels = 50_000_000
+
+// ErrTooLarge is the error of a picture that declares more pixels than the
+// bound.
+var ErrTooLarge = errors.New("pictures: more pixels than the bound")
+
+// Decode decodes a picture (JPEG, PNG, GIF, WebP, BMP, TIFF) after checking
+// the size it declares against maxPixels.
+func Decode(r io.ReadSeeker, maxPixels int) (image.Image, error) {
+	cfg, _, err := image.DecodeConfig(r)
+	if err != nil {
+		return nil, fmt.Errorf("pictures: %w", err)
+	}
+	if cfg.Width < 1 || cfg.Height < 1 || int64(cfg.Width)*int64(cfg.Height) > int64(maxPixels) {
+		return nil, fmt.Errorf("%w: %d×%d", ErrTooLarge, cfg.Width, cfg.Height)
+	}
+	if _, err := r.Seek(0, io.SeekStart); err != nil {
+		return nil, fmt.Errorf("pictures: %w", err)
+	}
+	img, _, err := image.Decode(r)
+	if err != nil {
+		return nil, fmt.Errorf("pictures: %w", err)
+	}
+	return img, nil
+}
+
+// Orient turns img upright as an EXIF orientation (1–8) says it was stored.
+func Orient(img image.Image, orientation int) image.Image {
+	if orientation < 2 || orientation > 8 {
+		return img
+	}
+	b := img.Bounds()
+	w, h := b.Dx(), b.Dy()
+	ow, oh := w, h
+	if orientation >= 5 {
+		ow, oh = h, w
+	}
+	out := image.NewRGBA(image.Rect(0, 0, ow, oh))
+	for y := range h {
+		for x := range w {
+			var dx, dy int
+			switch orientation {
+			case 2: // mirrored
+				dx, dy = w-1-x, y
+			case 3: // turned half
+				dx, dy = w-1-x, h-1-y
+			case 4: // mirrored upside down
+				dx, dy = x, h-1-y
+			case 5: // mirrored, turned a quarter left
+				dx, dy = y, x
+			case 6: // turned a quarter right to be upright
+				dx, dy = h-1-y, x
+			case 7: // mirrored, turned a quarter right
+				dx, dy = h-1-y, w-1-x
+			case 8: // turned a quarter left to be upright
+				dx, dy = y, w-1-x
+			}
+			out.Set(dx, dy, img.At(b.Min.X+x, b.Min.Y+y))
+		}
+	}
+	return out
+}
+
+// Hash is the ThumbHash of img, made from a copy of at most 100 pixels a
+// side, as the reference makes it.
+func Hash(img image.Image) []byte {
+	b := img.Bounds()
+	w, h := b.Dx(), b.Dy()
+	if long := max(w, h); long > 100 {
+		w, h = max(1, w*100/long), max(1, h*100/long)
+	}
+	small := Resize(img, w, h)
+	return thumbhash.Encode(w, h, small.Pix)
+}
+
+// Placeholder is the picture of a file the mock cannot decode (a format Go
+// does not read, a truncated or empty file, a bomb): a soft grey of the
+// asset's shape, never blank.
+func Placeholder(w, h int) *image.RGBA {
+	img := image.NewRGBA(image.Rect(0, 0, w, h))
+	for y := range h {
+		row := img.Pix[y*img.Stride : y*img.Stride+4*w]
+		for x := range w {
+			v := uint8(150 + 60*(x+y)/max(1, w+h))
+			row[4*x], row[4*x+1], row[4*x+2], row[4*x+3] = v, v, v+8, 255
+		}
+	}
+	return img
+}

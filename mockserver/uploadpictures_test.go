@@ -1,0 +1,159 @@
+package mockserver
+
+import (
+	"bytes"
+	"crypto/sha1"
+	"encoding/base64"
+	"encoding/binary"
+	"hash/crc32"
+	"image"
+	"image/color"
+	"image/jpeg"
+	"image/png"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// testJPEG is a w×h JPEG of a gradient, without EXIF.
+func testJPEG(t *testing.T, w, h int) []byte {
+	t.Helper()
+	img := image.NewRGBA(image.Rect(0, 0, w, h))
+	for y := range h {
+		for x := range w {
+			img.Set(x, y, color.RGBA{uint8(255 * x / w), uint8(255 * y / h), 120, 255})
+		}
+	}
+	var b bytes.Buffer
+	require.NoError(t, jpeg.Encode(&b, img, &jpeg.Options{Quality: 90}))
+	return b.Bytes()
+}
+
+// pngBomb is a PNG whose header declares 100,000 × 100,000 pixels.
+func pngBomb(t *testing.T) []byte {
+	t.Helper()
+	var b bytes.Buffer
+	require.NoError(t, png.Encode(&b, image.NewGray(image.Rect(0, 0, 1, 1))))
+	p := b.Bytes()
+	// The IHDR chunk follows the 8-byte signature: length, type, data, CRC.
+	binary.BigEndian.PutUint32(p[16:], 100_000)
+	binary.BigEndian.PutUint32(p[20:], 100_000)
+	binary.BigEndian.PutUint32(p[29:], crc32.ChecksumIEEE(p[12:29]))
+	return p
+}
+
+func newMediaServer(t *testing.T) (*httptest.Server, string) {
+	dir := t.TempDir()
+	return newTestServer(t, func(c *Config) { c.MediaDir = dir }), dir
+}
+
+// waitForPicture polls a picture route until it answers 200, as a client
+// of the reference does while its jobs run.
+func waitForPicture(t *testing.T, srv *httptest.Server, path string) reply {
+	t.Helper()
+	var rep reply
+	require.Eventually(t, func() bool {
+		rep = do(t, newRequest(t, http.MethodGet, srv.URL+path, nil, "x-api-key", keyAlice))
+		return rep.status == http.StatusOK
+	}, 10*time.Second, 20*time.Millisecond, "%s never answered 200: %d %s", path, rep.status, rep.body)
+	return rep
+}
+
+// TestUploadKeepsItsBytesAndGetsPictures: an upload's original comes back
+// byte for byte (its SHA-1 is the asset's checksum), with the type of its
+// extension; its thumbnail and preview are made after the answer, and then
+// the asset has its thumbhash and resized: true.
+func TestUploadKeepsItsBytesAndGetsPictures(t *testing.T) {
+	srv, dir := newMediaServer(t)
+	content := testJPEG(t, 640, 480)
+	rep := do(t, uploadRequest(t, srv, validForm("").onlyFields().withFile("assetData", "IMG_0042.jpg", string(content)), keyAlice))
+	require.Equal(t, http.StatusCreated, rep.status, "%s", rep.body)
+	var res struct{ ID string }
+	rep.json(t, &res)
+
+	orig := do(t, newRequest(t, http.MethodGet, srv.URL+"/api/asset/file/"+res.ID, nil, "x-api-key", keyAlice))
+	require.Equal(t, http.StatusOK, orig.status)
+	assert.Equal(t, "image/jpeg", orig.header.Get("Content-Type"))
+	sum := sha1.Sum(orig.body)
+	assert.Equal(t, content, orig.body, "byte for byte")
+	part := do(t, newRequest(t, http.MethodGet, srv.URL+"/api/asset/file/"+res.ID, nil, "x-api-key", keyAlice, "Range", "bytes=100-199"))
+	assert.Equal(t, http.StatusPartialContent, part.status)
+	assert.Equal(t, content[100:200], part.body)
+
+	thumb := decodeImage(t, waitForPicture(t, srv, "/api/asset/thumbnail/"+res.ID))
+	assert.Equal(t, image.Rect(0, 0, 333, 250), thumb.Bounds())
+	preview := decodeImage(t, waitForPicture(t, srv, "/api/asset/thumbnail/"+res.ID+"?format=JPEG"))
+	assert.Equal(t, image.Rect(0, 0, 640, 480), preview.Bounds(), "never enlarged")
+
+	// The asset says so once both are written.
+	var asset struct {
+		Checksum  string
+		Thumbhash *string
+		Resized   bool
+	}
+	require.Eventually(t, func() bool {
+		do(t, newRequest(t, http.MethodGet, srv.URL+"/api/asset/"+res.ID, nil, "x-api-key", keyAlice)).json(t, &asset)
+		return asset.Resized
+	}, 10*time.Second, 20*time.Millisecond)
+	assert.Equal(t, base64.StdEncoding.EncodeToString(sum[:]), asset.Checksum)
+	assert.NotNil(t, asset.Thumbhash)
+
+	entries, err := os.ReadDir(filepath.Join(dir, "incoming"))
+	require.NoError(t, err)
+	assert.Empty(t, entries, "nothing is left arriving")
+}
+
+// TestUploadsThatAreNotPicturesGetPlaceholders: an empty file, a truncated
+// one, text named .png, a PNG declaring 100,000 × 100,000 pixels and a
+// video: each upload is stored, and gets a placeholder thumbnail, never a
+// 500 and never a crash.
+func TestUploadsThatAreNotPicturesGetPlaceholders(t *testing.T) {
+	srv, _ := newMediaServer(t)
+	cut := testJPEG(t, 320, 240)
+	for name, content := range map[string][]byte{
+		"empty.jpg":  nil,
+		"cut.jpg":    cut[:len(cut)/2],
+		"notes.png":  []byte("these are not the pixels you are looking for"),
+		"bomb.png":   pngBomb(t),
+		"clip.mp4":   []byte("\x00\x00\x00\x18ftypmp42 not really a video"),
+		"photo.heic": []byte("\x00\x00\x00\x18ftypheic not decoded by Go"),
+	} {
+		t.Run(name, func(t *testing.T) {
+			rep := do(t, uploadRequest(t, srv, validForm("").onlyFields().withFile("assetData", name, string(content)), keyAlice))
+			require.Equal(t, http.StatusCreated, rep.status, "%s", rep.body)
+			var res struct{ ID string }
+			rep.json(t, &res)
+			img := decodeImage(t, waitForPicture(t, srv, "/api/asset/thumbnail/"+res.ID))
+			assert.Equal(t, 250, min(img.Bounds().Dx(), img.Bounds().Dy()))
+			orig := do(t, newRequest(t, http.MethodGet, srv.URL+"/api/asset/file/"+res.ID, nil, "x-api-key", keyAlice))
+			assert.Equal(t, http.StatusOK, orig.status)
+			assert.Equal(t, string(content), string(orig.body), "the original is what came, whatever it is")
+		})
+	}
+}
+
+// TestRefusedAndDuplicateUploadsKeepNoFile: only an upload that makes a
+// new asset keeps its file.
+func TestRefusedAndDuplicateUploadsKeepNoFile(t *testing.T) {
+	srv, dir := newMediaServer(t)
+	content := string(testJPEG(t, 64, 48))
+	rep := do(t, uploadRequest(t, srv, validForm("").onlyFields().withFile("assetData", "a.jpg", content), keyAlice))
+	require.Equal(t, http.StatusCreated, rep.status)
+	rep = do(t, uploadRequest(t, srv, validForm("").onlyFields().withFile("assetData", "b.jpg", content), keyAlice))
+	require.Equal(t, http.StatusOK, rep.status, "a duplicate")
+	rep = do(t, uploadRequest(t, srv, validForm("").onlyFields().without("deviceId").withFile("assetData", "c.jpg", content+"x"), keyAlice))
+	require.Equal(t, http.StatusBadRequest, rep.status)
+
+	originals, err := os.ReadDir(filepath.Join(dir, "originals"))
+	require.NoError(t, err)
+	assert.Len(t, originals, 1)
+	incoming, err := os.ReadDir(filepath.Join(dir, "incoming"))
+	require.NoError(t, err)
+	assert.Empty(t, incoming)
+}
