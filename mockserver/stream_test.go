@@ -6,6 +6,8 @@ import (
 	"io"
 	"mime/multipart"
 	"net/http"
+	"os"
+	"path/filepath"
 	"runtime"
 	"sync"
 	"sync/atomic"
@@ -50,7 +52,8 @@ func TestUploadStreamsLargeFiles(t *testing.T) {
 	}
 	const size = 1 << 30
 	const limit = 64 << 20
-	srv := newTestServer(t)
+	dir := t.TempDir()
+	srv := newTestServer(t, func(c *Config) { c.MediaDir = dir }) // streamed to disk too
 
 	pr, pw := io.Pipe()
 	mw := multipart.NewWriter(pw)
@@ -101,4 +104,7 @@ func TestUploadStreamsLargeFiles(t *testing.T) {
 	assets := listAssets(t, srv, keyAlice)
 	assert.Equal(t, base64.StdEncoding.EncodeToString(want.Sum(nil)), assets[0].Checksum)
 	assert.EqualValues(t, size, *assets[0].ExifInfo.FileSizeInByte)
+	info, err := os.Stat(filepath.Join(dir, "originals", assets[0].ID))
+	require.NoError(t, err)
+	assert.EqualValues(t, size, info.Size(), "the whole file is kept")
 }
