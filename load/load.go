@@ -46,11 +46,17 @@ const (
 	// ScenarioAlbum opens one album of AlbumAssets assets, made before the
 	// run through the API: GET {target}/albums/{id}.
 	ScenarioAlbum Scenario = "album"
+	// ScenarioThumbnail fetches the thumbnail of the first asset of the
+	// caller's first shared link: GET {target}/asset/thumbnail/{id}.
+	ScenarioThumbnail Scenario = "thumbnail"
+	// ScenarioFile fetches the original of that asset: GET
+	// {target}/asset/file/{id}.
+	ScenarioFile Scenario = "file"
 )
 
 // Scenarios lists every scenario.
 func Scenarios() []Scenario {
-	return []Scenario{ScenarioList, ScenarioUpload, ScenarioMixed, ScenarioAlbum}
+	return []Scenario{ScenarioList, ScenarioUpload, ScenarioMixed, ScenarioAlbum, ScenarioThumbnail, ScenarioFile}
 }
 
 // DefaultAlbumAssets is how many assets the album scenario's album holds.
@@ -194,10 +200,14 @@ const (
 	opList operation = iota
 	opUpload
 	opAlbum
+	opThumbnail
+	opFile
 	numOps
 )
 
-func (o operation) String() string { return [...]string{"list", "upload", "album"}[o] }
+func (o operation) String() string {
+	return [...]string{"list", "upload", "album", "thumbnail", "file"}[o]
+}
 
 // pick returns the operation of a worker's i-th request.
 func (s Scenario) pick(worker, i int) operation {
@@ -206,6 +216,10 @@ func (s Scenario) pick(worker, i int) operation {
 		return opUpload
 	case ScenarioAlbum:
 		return opAlbum
+	case ScenarioThumbnail:
+		return opThumbnail
+	case ScenarioFile:
+		return opFile
 	case ScenarioMixed:
 		// One in five uploads, the workers out of step with each other.
 		if (i+worker)%5 == 0 {
@@ -239,9 +253,14 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
 	}
 
-	var albumURL string
-	if cfg.Scenario == ScenarioAlbum {
+	var albumURL, assetID string
+	switch cfg.Scenario {
+	case ScenarioAlbum:
 		if albumURL, err = makeAlbum(ctx, client, target, cfg, tag, filler); err != nil {
+			return Result{}, err
+		}
+	case ScenarioThumbnail, ScenarioFile:
+		if assetID, err = sharedAsset(ctx, client, target, cfg.APIKey); err != nil {
 			return Result{}, err
 		}
 	}
@@ -255,6 +274,10 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 			listURL:  target.JoinPath("shared-links").String(),
 			uploadTo: target.JoinPath("asset", "upload").String(),
 			albumURL: albumURL,
+		}
+		if assetID != "" {
+			w.thumbnailURL = target.JoinPath("asset", "thumbnail", assetID).String()
+			w.fileURL = target.JoinPath("asset", "file", assetID).String()
 		}
 		if cfg.UploadFiles > 0 {
 			w.files = uint64(max(1, cfg.UploadFiles/cfg.Concurrency))
@@ -298,6 +321,36 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 
 // makeAlbum uploads cfg.AlbumAssets new files and makes an album of them,
 // through the API, and returns the album's URL.
+// sharedAsset is the first asset of the caller's first shared link with
+// one, whose pictures the picture scenarios load.
+func sharedAsset(ctx context.Context, client *http.Client, target *url.URL, apiKey string) (string, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, target.JoinPath("shared-links").String(), nil)
+	if err != nil {
+		return "", err
+	}
+	req.Header.Set("x-api-key", apiKey)
+	resp, err := client.Do(req)
+	if err != nil {
+		return "", fmt.Errorf("finding an asset: %w", err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return "", fmt.Errorf("finding an asset: GET %s answered %d", req.URL.Path, resp.StatusCode)
+	}
+	var links []struct {
+		Assets []struct{ ID string } `json:"assets"`
+	}
+	if err := json.NewDecoder(io.LimitReader(resp.Body, 256<<20)).Decode(&links); err != nil {
+		return "", fmt.Errorf("finding an asset: the listing: %w", err)
+	}
+	for _, l := range links {
+		if len(l.Assets) > 0 {
+			return l.Assets[0].ID, nil
+		}
+	}
+	return "", errors.New("finding an asset: the caller's shared links hold none")
+}
+
 func makeAlbum(ctx context.Context, client *http.Client, target *url.URL, cfg Config, tag string, filler []byte) (string, error) {
 	form, err := newUploadForm(tag, 0, minUploadSize, filler)
 	if err != nil {
@@ -441,9 +494,11 @@ type worker struct {
 	listURL  string
 	uploadTo string
 	albumURL string
-	form     *uploadForm
-	uploads  uint64
-	files    uint64 // how many different files the worker uploads; 0: a new one each time
+	// thumbnailURL and fileURL are the pictures of the picture scenarios.
+	thumbnailURL, fileURL string
+	form                  *uploadForm
+	uploads               uint64
+	files                 uint64 // how many different files the worker uploads; 0: a new one each time
 
 	ops  [numOps]*opStats
 	done atomic.Int64 // requests completed
@@ -563,6 +618,16 @@ func (w *worker) request(ctx context.Context, op operation) (*http.Request, erro
 		if req, err = http.NewRequestWithContext(ctx, http.MethodGet, w.albumURL, nil); err != nil {
 			return nil, fmt.Errorf("new request: %w", err)
 		}
+	case opThumbnail, opFile:
+		u := w.thumbnailURL
+		if op == opFile {
+			u = w.fileURL
+		}
+		if req, err = http.NewRequestWithContext(ctx, http.MethodGet, u, nil); err != nil {
+			return nil, fmt.Errorf("new request: %w", err)
+		}
+		req.Header.Set("x-api-key", w.apiKey)
+		return req, nil
 	default:
 		if req, err = http.NewRequestWithContext(ctx, http.MethodGet, w.listURL, nil); err != nil {
 			return nil, fmt.Errorf("new request: %w", err)

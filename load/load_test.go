@@ -412,3 +412,45 @@ func TestGroupAndBytes(t *testing.T) {
 	assert.Equal(t, "1 GiB", sizeText(1<<30))
 	assert.Equal(t, "1.0 kB", sizeText(1000))
 }
+
+// TestPictureScenarios: thumbnail and file fetch the pictures of the first
+// asset of the caller's first shared link that has one.
+func TestPictureScenarios(t *testing.T) {
+	var thumbs, files atomic.Int64
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /api/shared-links", func(w http.ResponseWriter, r *http.Request) {
+		_, _ = io.WriteString(w, `[{"id":"1","assets":[]},{"id":"2","assets":[{"id":"a-1"},{"id":"a-2"}]}]`)
+	})
+	mux.HandleFunc("GET /api/asset/thumbnail/{id}", func(w http.ResponseWriter, r *http.Request) {
+		if r.PathValue("id") == "a-1" && r.Header.Get("x-api-key") == testKey {
+			thumbs.Add(1)
+		}
+		w.Header().Set("Content-Type", "image/webp")
+		_, _ = io.WriteString(w, "RIFF....WEBP")
+	})
+	mux.HandleFunc("GET /api/asset/file/{id}", func(w http.ResponseWriter, r *http.Request) {
+		if r.PathValue("id") == "a-1" && r.Header.Get("x-api-key") == testKey {
+			files.Add(1)
+		}
+		_, _ = io.WriteString(w, "the original")
+	})
+	srv := httptest.NewServer(mux)
+	t.Cleanup(srv.Close)
+	for _, tt := range []struct {
+		scenario Scenario
+		op       string
+		count    *atomic.Int64
+	}{{ScenarioThumbnail, "thumbnail", &thumbs}, {ScenarioFile, "file", &files}} {
+		res, err := Run(t.Context(), Config{Target: srv.URL + "/api", Scenario: tt.scenario, APIKey: testKey, Duration: 200 * time.Millisecond, Concurrency: 2})
+		require.NoError(t, err)
+		op := res.Operations[tt.op]
+		assert.Positive(t, op.Requests)
+		assert.Equal(t, tt.count.Load(), op.Requests, "every request was for the asset's %s", tt.op)
+		assert.Equal(t, map[string]int64{"200": op.Requests}, op.Statuses)
+	}
+
+	empty := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { _, _ = io.WriteString(w, `[]`) }))
+	t.Cleanup(empty.Close)
+	_, err := Run(t.Context(), Config{Target: empty.URL + "/api", Scenario: ScenarioThumbnail, APIKey: testKey, Duration: 100 * time.Millisecond})
+	assert.ErrorContains(t, err, "the caller's shared links hold none")
+}
