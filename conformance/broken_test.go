@@ -305,6 +305,32 @@ func TestBrokenVariantsAreCaught(t *testing.T) {
 			caughtBy: "The server says which files of a batch it already has",
 			tags:     "@upload",
 		},
+		{
+			name: "serves the preview as the thumbnail",
+			break_: func(h http.Handler, _ model.Dataset) http.Handler {
+				return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+					if strings.HasPrefix(r.URL.Path, "/api/asset/thumbnail/") {
+						r.URL.RawQuery = "format=JPEG"
+					}
+					h.ServeHTTP(w, r)
+				})
+			},
+			caughtBy: "The thumbnail is a WEBP picture whose smaller side is 250 pixels",
+			tags:     "@pictures",
+		},
+		{
+			name: "serves a made picture as the original",
+			break_: func(h http.Handler, _ model.Dataset) http.Handler {
+				return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+					if strings.HasPrefix(r.URL.Path, "/api/asset/file/") {
+						r.URL.RawQuery = "isWeb=true"
+					}
+					h.ServeHTTP(w, r)
+				})
+			},
+			caughtBy: "The original comes back byte for byte",
+			tags:     "@pictures",
+		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
@@ -315,6 +341,9 @@ func TestBrokenVariantsAreCaught(t *testing.T) {
 				AdminAPIKey: apiKey,
 				Tags:        tc.tags,
 				Concurrency: 4,
+				// The mock derives what it derives in milliseconds: a broken
+				// variant need not be waited for as long as a real server.
+				Settle: 3 * time.Second,
 			})
 			require.NoError(t, err)
 			var failed []string

@@ -32,7 +32,7 @@ var (
 func startMock(t *testing.T, opts fake.Options, wrap func(http.Handler, model.Dataset) http.Handler) string {
 	t.Helper()
 	d := fake.Generate(opts)
-	h, err := mockserver.New(mockserver.Config{Dataset: func() model.Dataset { return d }})
+	h, err := mockserver.New(mockserver.Config{Dataset: func() model.Dataset { return d }, MediaDir: t.TempDir()})
 	require.NoError(t, err)
 	if wrap != nil {
 		h = wrap(h, d)

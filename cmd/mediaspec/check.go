@@ -159,17 +159,26 @@ func startMock(apiKey, checksumHeader string) (baseURL string, stop func(), err 
 		return "", nil, err
 	}
 	logger := slog.New(slog.DiscardHandler)
-	h, err := mockserver.New(mockserver.Config{Dataset: func() model.Dataset { return d }, ChecksumHeader: checksumHeader, Logger: logger})
+	media, err := os.MkdirTemp("", "mediaspec-check-media-")
 	if err != nil {
+		return "", nil, fmt.Errorf("starting the built-in mock: %w", err)
+	}
+	h, err := mockserver.New(mockserver.Config{Dataset: func() model.Dataset { return d }, ChecksumHeader: checksumHeader, Logger: logger, MediaDir: media})
+	if err != nil {
+		os.RemoveAll(media)
 		return "", nil, err
 	}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
+		os.RemoveAll(media)
 		return "", nil, fmt.Errorf("starting the built-in mock: %w", err)
 	}
 	srv := mockserver.HTTPServer(h, logger)
 	go func() { _ = srv.Serve(mockserver.Listener(ln, 0)) }()
 	// The run is over when stop is called: no request is worth waiting for.
-	stop = func() { _ = srv.Close() }
+	stop = func() {
+		_ = srv.Close()
+		_ = os.RemoveAll(media)
+	}
 	return "http://" + ln.Addr().String() + "/api", stop, nil
 }
