@@ -61,10 +61,3 @@ func (c *pictureCache) put(key string, body []byte) {
 	c.byKey[key] = c.order.PushFront(&cached{key: key, body: body})
 	c.size += n
 }
-
-// bytes is what the cache holds.
-func (c *pictureCache) bytes() int64 {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.size
-}

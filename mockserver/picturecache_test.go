@@ -38,3 +38,10 @@ func TestPictureCacheStaysWithinItsBound(t *testing.T) {
 	assert.False(t, ok, "larger than the bound: not kept")
 	assert.Equal(t, int64(2000), c.bytes())
 }
+
+// bytes is what the cache holds.
+func (c *pictureCache) bytes() int64 {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.size
+}

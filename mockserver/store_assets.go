@@ -107,17 +107,6 @@ func (db *store) asset(p principal, id string) (any, error) {
 	return full, nil
 }
 
-// canView says whether p may see an asset's pictures: the readers of the
-// asset, with the message the picture routes answer others.
-func (db *store) canView(p principal, id string) error {
-	db.mu.RLock()
-	defer db.mu.RUnlock()
-	if db.state.assetReadable(p, id) == nil {
-		return fail(errNoAccess, "Not found or no asset.view access")
-	}
-	return nil
-}
-
 // statistics counts the user's own assets, of the kinds the filter keeps.
 func (db *store) statistics(userID string, archived, favorite, trashed *bool) model.AssetStats {
 	db.mu.RLock()

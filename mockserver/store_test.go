@@ -265,3 +265,41 @@ func codeOf(err error) errorCode {
 	}
 	return errInternal
 }
+
+// dataset is the state as a Dataset, records in the order they were added.
+func (st *state) dataset() model.Dataset {
+	d := model.Dataset{
+		Seed: st.seed, Anchor: st.anchor,
+		Users:       make([]model.UserRecord, 0, len(st.users)),
+		People:      make([]model.PersonRecord, 0, len(st.people)),
+		Tags:        make([]model.Tag, 0, len(st.tags)),
+		Assets:      make([]model.AssetRecord, 0, len(st.assets)),
+		Albums:      make([]model.AlbumRecord, 0, len(st.albums)),
+		SharedLinks: make([]model.SharedLinkRecord, 0, len(st.links)),
+	}
+	for _, u := range st.users {
+		d.Users = append(d.Users, *u)
+	}
+	for _, p := range st.people {
+		d.People = append(d.People, *p)
+	}
+	for _, t := range st.tags {
+		d.Tags = append(d.Tags, *t)
+	}
+	for _, a := range st.assets {
+		d.Assets = append(d.Assets, *a)
+	}
+	for _, al := range st.albums {
+		d.Albums = append(d.Albums, *al)
+	}
+	for _, l := range st.links {
+		d.SharedLinks = append(d.SharedLinks, *l)
+	}
+	for _, k := range st.apiKeys {
+		d.APIKeys = append(d.APIKeys, *k)
+	}
+	for _, se := range st.sessions {
+		d.Sessions = append(d.Sessions, *se)
+	}
+	return d
+}

@@ -172,23 +172,6 @@ func AspectRatio(hash []byte) (float64, error) {
 	return float64(lx) / float64(ly), nil
 }
 
-// AverageColor is a hash's average colour, each channel in [0, 1], as the
-// reference thumbHashToAverageRGBA gives it.
-func AverageColor(hash []byte) (r, g, b float64, err error) {
-	if len(hash) < 5 {
-		return 0, 0, 0, ErrShort
-	}
-	header := int(hash[0]) | int(hash[1])<<8 | int(hash[2])<<16
-	l := float64(header&63) / 63
-	p := float64(header>>6&63)/31.5 - 1
-	q := float64(header>>12&63)/31.5 - 1
-	b = l - 2.0/3*p
-	r = (3*l - b + q) / 2
-	g = r - q
-	clamp := func(v float64) float64 { return math.Max(0, math.Min(1, v)) }
-	return clamp(r), clamp(g), clamp(b), nil
-}
-
 // Check says whether hash is a ThumbHash Decode can render: long enough
 // for every term its header announces, with luminance terms along both
 // sides. It is cheap: nothing is rendered.
