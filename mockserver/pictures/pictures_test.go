@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"golang.org/x/image/webp"
 
+	"github.com/mediaspec/mediaspec/fixtures"
 	"github.com/mediaspec/mediaspec/mockserver/thumbhash"
 )
 
@@ -186,11 +187,19 @@ func TestDecodeRefusesBombs(t *testing.T) {
 }
 
 // FuzzDecode: no file makes Decode panic, or decode more than the bound.
+// The seeds are the project's fixture files (JPEG, PNG, HEIC, RAW, MP4).
 func FuzzDecode(f *testing.F) {
 	var b bytes.Buffer
 	_ = jpeg.Encode(&b, image.NewGray(image.Rect(0, 0, 16, 8)), nil)
 	f.Add(b.Bytes())
 	f.Add([]byte("\x89PNG\r\n\x1a\n"))
+	for _, name := range fixtures.Names() {
+		data, err := fixtures.ReadFile(name)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(data)
+	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		img, err := Decode(bytes.NewReader(data), 1<<16)
 		if err == nil && img.Bounds().Dx()*img.Bounds().Dy() > 1<<16 {
