@@ -28,11 +28,20 @@ var (
 )
 
 // startMock starts a mock on the dataset opts generates, its handler
-// wrapped by wrap (nil: as it is), and returns the API's base URL.
+// wrapped by wrap (nil: as it is), and returns the API's base URL. The mock
+// keeps uploads and makes their pictures, in a temporary media folder.
 func startMock(t *testing.T, opts fake.Options, wrap func(http.Handler, model.Dataset) http.Handler) string {
 	t.Helper()
+	return startMockWith(t, mockserver.Config{MediaDir: t.TempDir()}, opts, wrap)
+}
+
+// startMockWith is startMock with cfg (its Dataset set here): without a
+// MediaDir, uploads are not kept and no picture is made.
+func startMockWith(t *testing.T, cfg mockserver.Config, opts fake.Options, wrap func(http.Handler, model.Dataset) http.Handler) string {
+	t.Helper()
 	d := fake.Generate(opts)
-	h, err := mockserver.New(mockserver.Config{Dataset: func() model.Dataset { return d }, MediaDir: t.TempDir()})
+	cfg.Dataset = func() model.Dataset { return d }
+	h, err := mockserver.New(cfg)
 	require.NoError(t, err)
 	if wrap != nil {
 		h = wrap(h, d)

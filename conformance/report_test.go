@@ -84,7 +84,7 @@ func runReport(t *testing.T) (conformance.Result, string, string) {
 func startReportTarget(t *testing.T) string {
 	t.Helper()
 	d := fake.Generate(smallData)
-	h, err := mockserver.New(mockserver.Config{Dataset: func() model.Dataset { return d }, NoControl: true})
+	h, err := mockserver.New(mockserver.Config{Dataset: func() model.Dataset { return d }, NoControl: true, MediaDir: t.TempDir()})
 	require.NoError(t, err)
 	srv := httptest.NewServer(h)
 	t.Cleanup(srv.Close)

@@ -92,8 +92,8 @@ func (s *server) makeUploadPictures(id string) error {
 	return s.store.setPictures(id, base64.StdEncoding.EncodeToString(pictures.Hash(thumbImg)))
 }
 
-// placeholder is a placeholder's pictures of one size, made once and
-// linked for every upload of that size.
+// placeholder is a placeholder's pictures of one size in the media folder,
+// written once and linked for every upload of that size.
 type placeholder struct {
 	once        sync.Once
 	thumb, prev string // paths in the media folder
@@ -102,7 +102,7 @@ type placeholder struct {
 }
 
 // placeholderPictures gives an upload that cannot be decoded the
-// placeholder's pictures of its shape: made once per size, then linked,
+// placeholder's pictures of its shape: written once per size, then linked,
 // so that a crowd of uploads of files Go does not read (videos, HEIC)
 // costs their pictures almost nothing.
 func (s *server) placeholderPictures(id string, w, h int) error {
@@ -110,23 +110,16 @@ func (s *server) placeholderPictures(id string, w, h int) error {
 	v, _ := s.placeholders.LoadOrStore([2]int{pw, ph}, &placeholder{})
 	p := v.(*placeholder)
 	p.once.Do(func() {
-		previewImg := pictures.Placeholder(pw, ph)
-		tw, th := pictures.Fit(w, h, pictures.ThumbnailSide)
-		thumbImg := pictures.Placeholder(tw, th)
+		thumb, preview, hash, err := pictures.PlaceholderPictures(w, h)
+		if err != nil {
+			p.err = err
+			return
+		}
 		p.thumb, p.prev = s.media.placeholder(pw, ph, ".webp"), s.media.placeholder(pw, ph, ".jpeg")
-		p.hash = base64.StdEncoding.EncodeToString(pictures.Hash(thumbImg))
-		thumb, err := pictures.WebP(thumbImg)
-		if err == nil {
-			err = s.media.write(p.thumb, thumb)
+		p.hash = base64.StdEncoding.EncodeToString(hash)
+		if p.err = s.media.write(p.thumb, thumb); p.err == nil {
+			p.err = s.media.write(p.prev, preview)
 		}
-		var preview []byte
-		if err == nil {
-			preview, err = pictures.JPEG(previewImg)
-		}
-		if err == nil {
-			err = s.media.write(p.prev, preview)
-		}
-		p.err = err
 	})
 	if p.err != nil {
 		return fmt.Errorf("the placeholder: %w", p.err)

@@ -217,7 +217,7 @@ func TestCheckUnwritableReport(t *testing.T) {
 func startTarget(t *testing.T, opts func(*mockserver.Config)) (*httptest.Server, model.Dataset) {
 	t.Helper()
 	d := fake.Generate(fake.Options{Seed: 3, Anchor: time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC), Links: 3, Users: 1, APIKey: "ci-key"})
-	cfg := mockserver.Config{Dataset: func() model.Dataset { return d }}
+	cfg := mockserver.Config{Dataset: func() model.Dataset { return d }, MediaDir: t.TempDir()}
 	if opts != nil {
 		opts(&cfg)
 	}

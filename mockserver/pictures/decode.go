@@ -8,6 +8,7 @@ import (
 	_ "image/jpeg" //
 	_ "image/png"  //
 	"io"
+	"sync"
 
 	_ "golang.org/x/image/bmp"  //
 	_ "golang.org/x/image/tiff" //
@@ -108,3 +109,29 @@ func Placeholder(w, h int) *image.RGBA {
 	}
 	return img
 }
+
+// PlaceholderPictures are a placeholder's thumbnail (WEBP) and preview
+// (JPEG) for a picture of w×h, and its ThumbHash: encoded once per size in
+// the process, as they depend on nothing else.
+func PlaceholderPictures(w, h int) (thumb, preview, hash []byte, err error) {
+	pw, ph := Fit(w, h, PreviewSide)
+	tw, th := Fit(w, h, ThumbnailSide)
+	v, _ := placeholders.LoadOrStore([4]int{tw, th, pw, ph}, &encodedPlaceholder{})
+	e := v.(*encodedPlaceholder)
+	e.once.Do(func() {
+		thumbImg := Placeholder(tw, th)
+		e.hash = Hash(thumbImg)
+		if e.thumb, e.err = WebP(thumbImg); e.err == nil {
+			e.preview, e.err = JPEG(Placeholder(pw, ph))
+		}
+	})
+	return e.thumb, e.preview, e.hash, e.err
+}
+
+type encodedPlaceholder struct {
+	once                 sync.Once
+	thumb, preview, hash []byte
+	err                  error
+}
+
+var placeholders sync.Map // [4]int{thumb w, h, preview w, h} → *encodedPlaceholder
