@@ -25,6 +25,7 @@ type datasetView struct {
 	links    []*model.SharedLinkRecord
 	apiKeys  []*model.APIKeyRecord
 	sessions []*model.SessionRecord
+	mediaDir string
 }
 
 func (db *store) datasetView() datasetView {
@@ -36,6 +37,7 @@ func (db *store) datasetView() datasetView {
 		users: slices.Clone(st.users), people: slices.Clone(st.people), tags: slices.Clone(st.tags),
 		assets: slices.Clone(st.assets), albums: slices.Clone(st.albums), links: slices.Clone(st.links),
 		apiKeys: slices.Clone(st.apiKeys), sessions: slices.Clone(st.sessions),
+		mediaDir: db.mediaDir,
 	}
 }
 
@@ -56,6 +58,10 @@ func writeDataset(w io.Writer, v datasetView) error {
 	writeList(ew, "sharedLinks", v.links, false)
 	writeList(ew, "apiKeys", v.apiKeys, true)
 	writeList(ew, "sessions", v.sessions, true)
+	if v.mediaDir != "" {
+		ew.raw(`,"mediaDir":`)
+		ew.value(v.mediaDir)
+	}
 	ew.raw("}")
 	return ew.err
 }

@@ -23,6 +23,10 @@ type media struct {
 var mediaFolders = []string{"originals", "thumbs", "previews", "incoming", "placeholders"}
 
 func openMedia(dir string) (*media, error) {
+	dir, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, fmt.Errorf("media folder: %w", err)
+	}
 	for _, f := range mediaFolders {
 		if err := os.MkdirAll(filepath.Join(dir, f), 0o750); err != nil {
 			return nil, fmt.Errorf("media folder: %w", err)

@@ -46,6 +46,10 @@ type Config struct {
 	// MediaDir is where uploads are kept, with their pictures; "" keeps
 	// none (their pictures answer 404).
 	MediaDir string
+	// MediaDirTemporary: MediaDir goes when the process ends, so the
+	// dataset does not name it (and the same seed gives the same bytes in
+	// every process).
+	MediaDirTemporary bool
 	// MaxDecodePixels bounds the pixels an uploaded picture may declare
 	// and be decoded; 0 means pictures.DefaultMaxDecodePixels.
 	MaxDecodePixels int
@@ -108,6 +112,9 @@ func newServer(cfg Config) (*server, error) {
 	if cfg.MediaDir != "" {
 		if s.media, err = openMedia(cfg.MediaDir); err != nil {
 			return nil, fmt.Errorf("mockserver: %w", err)
+		}
+		if !cfg.MediaDirTemporary {
+			st.mediaDir = s.media.dir
 		}
 		s.pictureJobs = startPictureJobs(pictureWorkers, s.log, s.makeUploadPictures)
 	}

@@ -35,6 +35,9 @@ type store struct {
 	// answered again until the next write.
 	version  uint64
 	listings map[string]encodedListing
+	// mediaDir is where the mock keeps uploads (absolute; "" for nowhere),
+	// which the dataset names.
+	mediaDir string
 	// listingBytes is the size of the answers in listings, at most
 	// listingBudget (maxEncodedBytes).
 	listingBytes, listingBudget int

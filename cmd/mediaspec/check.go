@@ -163,7 +163,7 @@ func startMock(apiKey, checksumHeader string) (baseURL string, stop func(), err 
 	if err != nil {
 		return "", nil, fmt.Errorf("starting the built-in mock: %w", err)
 	}
-	h, err := mockserver.New(mockserver.Config{Dataset: func() model.Dataset { return d }, ChecksumHeader: checksumHeader, Logger: logger, MediaDir: media})
+	h, err := mockserver.New(mockserver.Config{Dataset: func() model.Dataset { return d }, ChecksumHeader: checksumHeader, Logger: logger, MediaDir: media, MediaDirTemporary: true})
 	if err != nil {
 		os.RemoveAll(media)
 		return "", nil, err

@@ -155,7 +155,14 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	} else if d, err = df.generate(time.Now()); err != nil {
 		return err
 	}
-	media := *mediaDir
+	media, temporary, reused := *mediaDir, false, false
+	if media == "" && d.MediaDir != "" {
+		// A dataset written by a mock that kept its uploads: reuse them,
+		// where they still are.
+		if info, err := os.Stat(d.MediaDir); err == nil && info.IsDir() {
+			media, reused = d.MediaDir, true
+		}
+	}
 	switch media {
 	case "off":
 		media = ""
@@ -163,19 +170,21 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		if media, err = os.MkdirTemp("", "mediaspec-media-"); err != nil {
 			return fmt.Errorf("media folder: %w", err)
 		}
+		temporary = true
 		defer os.RemoveAll(media)
 	}
 	h, err := mockserver.New(mockserver.Config{
-		Dataset:         func() model.Dataset { return d },
-		ChecksumHeader:  *checksumHeader,
-		MaxUploadBytes:  *maxUpload,
-		ThumbnailCache:  *thumbCache,
-		MediaDir:        media,
-		MaxDecodePixels: *maxDecode,
-		Latency:         *latency,
-		NoControl:       *noControl,
-		ControlOrigin:   *controlOrigin,
-		Logger:          logger,
+		Dataset:           func() model.Dataset { return d },
+		ChecksumHeader:    *checksumHeader,
+		MaxUploadBytes:    *maxUpload,
+		ThumbnailCache:    *thumbCache,
+		MediaDir:          media,
+		MediaDirTemporary: temporary,
+		MaxDecodePixels:   *maxDecode,
+		Latency:           *latency,
+		NoControl:         *noControl,
+		ControlOrigin:     *controlOrigin,
+		Logger:            logger,
 	})
 	if err != nil {
 		return err
@@ -189,6 +198,9 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fmt.Fprintf(stdout, "mediaspec mock server listening on http://%s/api\n", ln.Addr())
 	fmt.Fprintf(stdout, "API key: %s (header x-api-key)\n", d.Users[0].APIKey)
 	fmt.Fprintf(stdout, "dataset: seed %d, anchor %s, %d users, %d shared links\n", d.Seed, d.Anchor.Format(time.DateOnly), len(d.Users), len(d.SharedLinks))
+	if reused {
+		fmt.Fprintf(stdout, "media: the dataset's folder %s, with its uploads and their pictures\n", media)
+	}
 	if *fixtures == "" {
 		fmt.Fprintf(stdout, "login: %s, password %s (POST /api/auth/login; every user has this password)\n", d.Users[0].Email, df.password)
 	} else {

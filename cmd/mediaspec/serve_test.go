@@ -87,6 +87,29 @@ func TestServeFlags(t *testing.T) {
 		assert.Equal(t, http.StatusOK, status)
 		assert.Equal(t, file, original)
 	})
+	t.Run("--fixtures reuses the dataset's media folder", func(t *testing.T) {
+		dir := t.TempDir()
+		base := startServe(t, "--media-dir", dir)
+		file := []byte("a photo kept across restarts")
+		body, ct := uploadForm(t, file)
+		status, answer := send(t, http.MethodPost, base+"/asset/upload", "mediaspec-dev-key", body, http.Header{"Content-Type": {ct}})
+		require.Equal(t, http.StatusCreated, status, "%s", answer)
+		var res struct{ ID string }
+		require.NoError(t, json.Unmarshal(answer, &res))
+		dataset := get(t, strings.TrimSuffix(base, "/api")+"/__mock/dataset", "")
+		var d struct {
+			MediaDir string `json:"mediaDir"`
+		}
+		require.NoError(t, json.Unmarshal(dataset, &d))
+		assert.Equal(t, dir, d.MediaDir, "the dataset names its media folder")
+		path := filepath.Join(t.TempDir(), "kept.json")
+		require.NoError(t, os.WriteFile(path, dataset, 0o600))
+
+		again := startServe(t, "--fixtures", path)
+		status, original := send(t, http.MethodGet, again+"/asset/file/"+res.ID, "mediaspec-dev-key", nil, nil)
+		assert.Equal(t, http.StatusOK, status)
+		assert.Equal(t, file, original, "the upload is there after the restart")
+	})
 	t.Run("--media-dir off", func(t *testing.T) {
 		base := startServe(t, "--media-dir", "off")
 		body, ct := uploadForm(t, []byte("a photo not kept"))

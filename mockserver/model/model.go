@@ -176,6 +176,10 @@ type Dataset struct {
 	APIKeys []APIKeyRecord `json:"apiKeys,omitempty"`
 	// Sessions are the logins that are still valid.
 	Sessions []SessionRecord `json:"sessions,omitempty"`
+	// MediaDir is the folder that holds the uploads' files and pictures,
+	// where the mock that wrote the dataset kept them; serve --fixtures
+	// reuses it.
+	MediaDir string `json:"mediaDir,omitempty"`
 }
 
 // UserRecord is a stored user with its credentials.
