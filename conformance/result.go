@@ -37,6 +37,40 @@ type Result struct {
 	Violations []string
 	// Duration is how long the scenarios took.
 	Duration time.Duration
+	// Settled is how long the target took to derive what it derives from
+	// a file after the upload (EXIF, pictures), as the scenarios that
+	// waited for it saw.
+	Settled SettleStats
+}
+
+// SettleStats sums up the scenarios' waits for what a target derives from
+// a file after the upload.
+type SettleStats struct {
+	Waits           int
+	Median, Longest time.Duration
+}
+
+// settleWaits collects the waits as scenarios end them, from any goroutine.
+type settleWaits struct {
+	mu    sync.Mutex
+	waits []time.Duration
+}
+
+func (s *settleWaits) add(took time.Duration) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.waits = append(s.waits, took)
+}
+
+func (s *settleWaits) stats() SettleStats {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if len(s.waits) == 0 {
+		return SettleStats{}
+	}
+	w := slices.Clone(s.waits)
+	slices.Sort(w)
+	return SettleStats{Waits: len(w), Median: w[len(w)/2], Longest: w[len(w)-1]}
 }
 
 // OK says whether no scenario failed.
@@ -240,6 +274,10 @@ func (r Result) WriteSummary(w io.Writer) error {
 				fmt.Fprintf(&b, "  %s:%d %s: %s\n", s.FeatureFile, s.Line, s.Name, s.SkipReason)
 			}
 		}
+	}
+	if st := r.Settled; st.Waits > 0 {
+		fmt.Fprintf(&b, "The target derived what it derives from files (EXIF, pictures) within %s at the median, %s at the longest (%d waits).\n",
+			st.Median.Round(time.Millisecond), st.Longest.Round(time.Millisecond), st.Waits)
 	}
 	if len(r.Violations) > 0 {
 		fmt.Fprintf(&b, "\nSpec violations (%d distinct):\n", len(r.Violations))

@@ -197,6 +197,7 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 		return Result{}, err
 	}
 
+	var waits settleWaits
 	stepsConfig := steps.Config{
 		BaseURL:        cfg.Target,
 		APIKey:         cfg.APIKey,
@@ -205,6 +206,7 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 		Password:       cfg.Password,
 		AdminAPIKey:    cfg.AdminAPIKey,
 		Settle:         cfg.Settle,
+		Settled:        waits.add,
 		AdminEmail:     cfg.AdminEmail,
 		AdminPassword:  cfg.AdminPassword,
 		ChecksumHeader: cfg.ChecksumHeader,
@@ -233,6 +235,7 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 	start := time.Now()
 	status := suite.Run()
 	res := rec.result(time.Since(start))
+	res.Settled = waits.stats()
 	var errs []error
 	switch {
 	case status == 2: // godog's "option error": it printed why on stderr

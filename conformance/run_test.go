@@ -92,6 +92,14 @@ func TestScenariosWaitForMetadata(t *testing.T) {
 		}
 		if !tt.failed {
 			assert.Empty(t, failures, "with --settle %s", tt.settle)
+			// The summary says how long the target took: its EXIF came
+			// 500 ms after it was first asked for.
+			require.Positive(t, res.Settled.Waits)
+			assert.GreaterOrEqual(t, res.Settled.Longest, 500*time.Millisecond)
+			assert.LessOrEqual(t, res.Settled.Median, res.Settled.Longest)
+			var summary bytes.Buffer
+			require.NoError(t, res.WriteSummary(&summary))
+			assert.Contains(t, summary.String(), "The target derived what it derives from files (EXIF, pictures) within ")
 			continue
 		}
 		require.NotEmpty(t, failures, "with --settle %s", tt.settle)

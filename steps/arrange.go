@@ -204,6 +204,9 @@ func (s *scenario) settle(ctx context.Context, check func() error) error {
 		case <-t.C:
 		}
 		err := check()
+		if err == nil && s.cfg.Settled != nil {
+			s.cfg.Settled(time.Since(start))
+		}
 		if err == nil || errors.Is(err, godog.ErrSkip) {
 			return err
 		}

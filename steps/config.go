@@ -60,6 +60,10 @@ type Config struct {
 	// Settle bounds how long scenarios wait for what a server derives from
 	// a file after the upload (metadata, thumbnails): DefaultSettle if zero.
 	Settle time.Duration
+	// Settled, if set, is told how long each such wait took when it ended
+	// with what was waited for. Scenarios run at once: it must be safe for
+	// concurrent use.
+	Settled func(took time.Duration)
 	// Client sends every request; it should have timeouts.
 	Client *http.Client
 	// Validator checks every API response.
