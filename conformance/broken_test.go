@@ -332,16 +332,33 @@ func TestBrokenVariantsAreCaught(t *testing.T) {
 			caughtBy: "The original comes back byte for byte",
 			tags:     "@pictures",
 		},
+		{
+			name: "refuses an upload at its declared limit",
+			break_: func(h http.Handler, _ model.Dataset) http.Handler {
+				return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+					if isUpload(r) && r.ContentLength >= uploadLimit {
+						w.Header().Set("Content-Type", "application/json")
+						w.WriteHeader(http.StatusRequestEntityTooLarge)
+						_, _ = io.WriteString(w, `{"message":"Upload is too large","error":"Payload Too Large","statusCode":413}`)
+						return
+					}
+					h.ServeHTTP(w, r)
+				})
+			},
+			caughtBy: "An upload exactly at the limit is stored",
+			tags:     "@upload-limit",
+		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			res, err := conformance.Run(t.Context(), conformance.Config{
-				Target:      target(t, tc.tags, tc.break_),
-				APIKey:      apiKey,
-				Password:    fake.DefaultPassword,
-				AdminAPIKey: apiKey,
-				Tags:        picturesOnlyFor(tc.tags),
-				Concurrency: 4,
+				Target:         target(t, tc.tags, tc.break_),
+				APIKey:         apiKey,
+				Password:       fake.DefaultPassword,
+				AdminAPIKey:    apiKey,
+				Tags:           picturesOnlyFor(tc.tags),
+				MaxUploadBytes: uploadLimit,
+				Concurrency:    4,
 				// The mock derives what it derives in milliseconds: a broken
 				// variant need not be waited for as long as a real server.
 				Settle: 3 * time.Second,
@@ -376,7 +393,7 @@ func target(t *testing.T, tags string, wrap func(http.Handler, model.Dataset) ht
 	if strings.Contains(tags, "@pictures") {
 		return startMock(t, smallData, wrap)
 	}
-	return startMockWith(t, mockserver.Config{}, smallData, wrap)
+	return startMockWith(t, mockserver.Config{MaxUploadBytes: uploadLimit}, smallData, wrap)
 }
 
 // picturesOnlyFor leaves the pictures' scenarios out of a variant's run

@@ -32,8 +32,12 @@ var (
 // keeps uploads and makes their pictures, in a temporary media folder.
 func startMock(t *testing.T, opts fake.Options, wrap func(http.Handler, model.Dataset) http.Handler) string {
 	t.Helper()
-	return startMockWith(t, mockserver.Config{MediaDir: t.TempDir()}, opts, wrap)
+	return startMockWith(t, mockserver.Config{MediaDir: t.TempDir(), MaxUploadBytes: uploadLimit}, opts, wrap)
 }
+
+// uploadLimit is the upload body size the tests' mocks refuse beyond, and
+// declare to the harness.
+const uploadLimit = 4 << 20
 
 // startMockWith is startMock with cfg (its Dataset set here): without a
 // MediaDir, uploads are not kept and no picture is made.

@@ -41,6 +41,8 @@ type Result struct {
 	// a file after the upload (EXIF, pictures), as the scenarios that
 	// waited for it saw.
 	Settled SettleStats
+	// Notes say what the run left out, and why.
+	Notes []string
 }
 
 // SettleStats sums up the scenarios' waits for what a target derives from
@@ -274,6 +276,9 @@ func (r Result) WriteSummary(w io.Writer) error {
 				fmt.Fprintf(&b, "  %s:%d %s: %s\n", s.FeatureFile, s.Line, s.Name, s.SkipReason)
 			}
 		}
+	}
+	for _, n := range r.Notes {
+		fmt.Fprintln(&b, n)
 	}
 	if st := r.Settled; st.Waits > 0 {
 		fmt.Fprintf(&b, "The target derived what it derives from files (EXIF, pictures) within %s at the median, %s at the longest (%d waits).\n",

@@ -98,6 +98,9 @@ type Config struct {
 	// scenarios that use a session then log in as a user the harness makes,
 	// or are skipped).
 	Email, Password string
+	// MaxUploadBytes is the upload body size the target declares it
+	// refuses beyond; 0: none, and @upload-limit scenarios are skipped.
+	MaxUploadBytes int64
 	// Settle bounds how long scenarios wait for what the target derives
 	// from a file after the upload (steps.DefaultSettle if zero).
 	Settle time.Duration
@@ -197,6 +200,13 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 		return Result{}, err
 	}
 
+	// A target that declares no upload limit has none to judge: those
+	// scenarios are not run at all (not skipped), and the summary says so.
+	tags, notes := cfg.Tags, []string(nil)
+	if cfg.MaxUploadBytes <= 0 {
+		tags = andTags(tags, "~"+steps.TagUploadLimit)
+		notes = append(notes, fmt.Sprintf("Not run: the scenarios of a declared upload size limit (%s); give --max-upload-bytes where the target declares one.", steps.TagUploadLimit))
+	}
 	var waits settleWaits
 	stepsConfig := steps.Config{
 		BaseURL:        cfg.Target,
@@ -207,6 +217,7 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 		AdminAPIKey:    cfg.AdminAPIKey,
 		Settle:         cfg.Settle,
 		Settled:        waits.add,
+		MaxUploadBytes: cfg.MaxUploadBytes,
 		AdminEmail:     cfg.AdminEmail,
 		AdminPassword:  cfg.AdminPassword,
 		ChecksumHeader: cfg.ChecksumHeader,
@@ -224,7 +235,7 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 			Format:         strings.Join(console, ","),
 			Output:         output,
 			NoColors:       !cfg.Colors,
-			Tags:           cfg.Tags,
+			Tags:           tags,
 			Concurrency:    cfg.Concurrency,
 			Strict:         true,
 			FS:             cfg.Features,
@@ -236,13 +247,14 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 	status := suite.Run()
 	res := rec.result(time.Since(start))
 	res.Settled = waits.stats()
+	res.Notes = notes
 	var errs []error
 	switch {
 	case status == 2: // godog's "option error": it printed why on stderr
 		errs = append(errs, &ConfigError{"the features could not be run (bad tags, format or feature file?)"})
 	case ctx.Err() != nil:
 	case len(res.Scenarios) == 0:
-		errs = append(errs, &ConfigError{fmt.Sprintf("the tags %q select no scenario", cfg.Tags)})
+		errs = append(errs, &ConfigError{fmt.Sprintf("the tags %q select no scenario", tags)})
 	case res.Passed+res.Failed == 0:
 		errs = append(errs, &ConfigError{"every selected scenario was skipped, so nothing was checked: " + skipReasons(res)})
 	}
@@ -389,4 +401,13 @@ func writeReport(out *os.File, f Format, res Result) (err error) {
 		return fmt.Errorf("report %s: %w", f.File, err)
 	}
 	return nil
+}
+
+// andTags is the tag expression that selects what both a and b select. A
+// godog expression is an AND (&&) of ORs (,), so appending keeps its sense.
+func andTags(a, b string) string {
+	if strings.TrimSpace(a) == "" {
+		return b
+	}
+	return a + " && " + b
 }

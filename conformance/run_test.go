@@ -26,12 +26,13 @@ func TestMockPassesEverything(t *testing.T) {
 	t.Parallel()
 	var out bytes.Buffer
 	res, err := conformance.Run(t.Context(), conformance.Config{
-		Target:      startMock(t, defaultData, nil),
-		APIKey:      apiKey,
-		Password:    fake.DefaultPassword,
-		AdminAPIKey: apiKey,
-		Output:      &out,
-		Concurrency: 4,
+		Target:         startMock(t, defaultData, nil),
+		APIKey:         apiKey,
+		Password:       fake.DefaultPassword,
+		AdminAPIKey:    apiKey,
+		MaxUploadBytes: uploadLimit,
+		Output:         &out,
+		Concurrency:    4,
 	})
 	require.NoError(t, err, out.String())
 	var summary bytes.Buffer
@@ -172,12 +173,13 @@ func TestReferenceShapesPass(t *testing.T) {
 	t.Parallel()
 	var out bytes.Buffer
 	res, err := conformance.Run(t.Context(), conformance.Config{
-		Target:      startMock(t, defaultData, referenceShapes),
-		APIKey:      apiKey,
-		Password:    fake.DefaultPassword,
-		AdminAPIKey: apiKey,
-		Output:      &out,
-		Concurrency: 4,
+		Target:         startMock(t, defaultData, referenceShapes),
+		APIKey:         apiKey,
+		Password:       fake.DefaultPassword,
+		AdminAPIKey:    apiKey,
+		MaxUploadBytes: uploadLimit,
+		Output:         &out,
+		Concurrency:    4,
 	})
 	require.NoError(t, err, out.String())
 	var summary bytes.Buffer

@@ -27,6 +27,9 @@ import (
 const (
 	// TagSecondUser marks scenarios that need a second user.
 	TagSecondUser = "@second-user"
+	// TagUploadLimit marks the scenarios that judge the upload size limit
+	// a target declares (Config.MaxUploadBytes).
+	TagUploadLimit = "@upload-limit"
 	// TagNewUser marks scenarios that need a user the harness makes (with
 	// an admin's credentials).
 	TagNewUser = "@new-user"
@@ -60,6 +63,10 @@ type Config struct {
 	// Settle bounds how long scenarios wait for what a server derives from
 	// a file after the upload (metadata, thumbnails): DefaultSettle if zero.
 	Settle time.Duration
+	// MaxUploadBytes is the size of upload body the target declares it
+	// refuses beyond (with 413), which the scenarios tagged @upload-limit
+	// judge; the runner leaves them out where none is declared.
+	MaxUploadBytes int64
 	// Settled, if set, is told how long each such wait took when it ended
 	// with what was waited for. Scenarios run at once: it must be safe for
 	// concurrent use.

@@ -67,6 +67,10 @@ type apiRequest struct {
 	contentType string
 	header      http.Header
 	body        []byte
+	// stream, when set, is the body instead, of streamLength bytes: a body
+	// too large to hold.
+	stream       io.Reader
+	streamLength int64
 }
 
 // send sends an API request and validates the response against the OpenAPI
@@ -76,9 +80,15 @@ func (cfg Config) send(ctx context.Context, ar apiRequest) (*response, error) {
 	if ar.body != nil {
 		body = bytes.NewReader(ar.body)
 	}
+	if ar.stream != nil {
+		body = ar.stream
+	}
 	r, err := http.NewRequestWithContext(ctx, ar.method, cfg.BaseURL+ar.path, body)
 	if err != nil {
 		return nil, err
+	}
+	if ar.stream != nil {
+		r.ContentLength = ar.streamLength
 	}
 	for k, vs := range ar.header {
 		r.Header[k] = vs

@@ -62,6 +62,7 @@ func Register(sc *godog.ScenarioContext, cfg Config) {
 	s.registerCredentials(sc)
 	s.registerUploads(sc)
 	s.registerPictures(sc)
+	s.registerUploadLimit(sc)
 	s.registerRobustness(sc)
 	s.registerLinks(sc)
 	s.registerWorkflows(sc)

@@ -60,6 +60,7 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		tags           = fs.String("tags", "", `run only the scenarios these tags select, e.g. "@robustness" or "~@new-user"`)
 		checksumHeader = fs.String("checksum-header", mockserver.DefaultChecksumHeader, "name of the header that announces a file's SHA-1")
 		concurrency    = fs.Int("concurrency", 4, "scenarios run at once")
+		maxUpload      = fs.Int64("max-upload-bytes", 0, "the upload body size the target declares it refuses beyond (413); the scenarios tagged @upload-limit judge it, and are skipped without it (the built-in mock's by default)")
 		settle         = fs.Duration("settle", steps.DefaultSettle, "how long scenarios wait for what the target derives from a file after the upload (EXIF, thumbnails)")
 	)
 	fs.Var(&formats, "format", "report format, repeatable: pretty, progress (on stdout, or NAME:FILE), junit:FILE, cucumber:FILE (default: pretty on a terminal, else progress)")
@@ -72,6 +73,9 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if *concurrency < 1 {
 		return fmt.Errorf("%w: --concurrency must be at least 1", errUsage)
 	}
+	if *maxUpload < 0 {
+		return fmt.Errorf("%w: --max-upload-bytes must be 0 or more, not %d", errUsage, *maxUpload)
+	}
 	terminal := isTerminal(stdout)
 	if !hasConsoleFormat(formats) && terminal {
 		formats = append(formats, conformance.Format{Name: "pretty"})
@@ -79,7 +83,7 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 
 	base := *target
 	if base == "" {
-		url, stop, err := startMock(*apiKey, *checksumHeader)
+		url, stop, err := startMock(*apiKey, *checksumHeader, builtinUploadLimit)
 		if err != nil {
 			return err
 		}
@@ -90,6 +94,9 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		}
 		if *adminAPIKey == "" && *adminEmail == "" {
 			*adminAPIKey = *apiKey // the default user is an admin
+		}
+		if *maxUpload == 0 {
+			*maxUpload = builtinUploadLimit
 		}
 		fmt.Fprintf(stdout, "mediaspec check: no --target given: checking the built-in mock at %s\n", base)
 	}
@@ -103,6 +110,7 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		AdminEmail:     *adminEmail,
 		AdminPassword:  *adminPassword,
 		Settle:         *settle,
+		MaxUploadBytes: *maxUpload,
 		ChecksumHeader: *checksumHeader,
 		Tags:           *tags,
 		Formats:        formats,
@@ -149,10 +157,14 @@ func isTerminal(w io.Writer) bool {
 	return err == nil && info.Mode()&os.ModeCharDevice != 0
 }
 
+// builtinUploadLimit is the upload body size the built-in mock refuses
+// beyond, so that the @upload-limit scenarios run against it.
+const builtinUploadLimit = 8 << 20
+
 // startMock starts the built-in mock, with the dataset `mediaspec serve`
 // starts with and the checksum header the run uses, in the http.Server
 // serve uses, on a free loopback port; stop shuts it down.
-func startMock(apiKey, checksumHeader string) (baseURL string, stop func(), err error) {
+func startMock(apiKey, checksumHeader string, maxUpload int64) (baseURL string, stop func(), err error) {
 	df := datasetFlags{seed: defaultSeed, apiKey: apiKey, links: defaultLinks, users: defaultUsers}
 	d, err := df.generate(time.Now())
 	if err != nil {
@@ -163,7 +175,7 @@ func startMock(apiKey, checksumHeader string) (baseURL string, stop func(), err 
 	if err != nil {
 		return "", nil, fmt.Errorf("starting the built-in mock: %w", err)
 	}
-	h, err := mockserver.New(mockserver.Config{Dataset: func() model.Dataset { return d }, ChecksumHeader: checksumHeader, Logger: logger, MediaDir: media, MediaDirTemporary: true})
+	h, err := mockserver.New(mockserver.Config{Dataset: func() model.Dataset { return d }, ChecksumHeader: checksumHeader, Logger: logger, MediaDir: media, MediaDirTemporary: true, MaxUploadBytes: maxUpload})
 	if err != nil {
 		os.RemoveAll(media)
 		return "", nil, err

@@ -156,6 +156,20 @@ func TestCheckWithAnAdminKey(t *testing.T) {
 		&out, io.Discard)
 	require.NoError(t, err, out.String())
 	assert.Regexp(t, `\d+ scenarios: [1-9]\d* passed, 0 failed, 0 skipped`, out.String())
+	assert.Contains(t, out.String(), "Not run: the scenarios of a declared upload size limit (@upload-limit)", "the target declares none")
+}
+
+// TestCheckDeclaredUploadLimit: with --max-upload-bytes, the scenarios of
+// the limit run, and a target that keeps its word passes them.
+func TestCheckDeclaredUploadLimit(t *testing.T) {
+	srv, _ := startTarget(t, func(c *mockserver.Config) { c.MaxUploadBytes = 2 << 20 })
+	var out bytes.Buffer
+	err := run(t.Context(), []string{"check", "--target", srv.URL + "/api", "--api-key", "ci-key", "--tags", "@upload-limit", "--max-upload-bytes", "2097152", "--format", "progress"},
+		&out, io.Discard)
+	require.NoError(t, err, out.String())
+	assert.Contains(t, out.String(), "2 scenarios: 2 passed, 0 failed, 0 skipped")
+	err = run(t.Context(), []string{"check", "--target", srv.URL + "/api", "--api-key", "ci-key", "--tags", "@upload-limit", "--max-upload-bytes", "1048576"}, io.Discard, io.Discard)
+	assert.Error(t, err, "a limit the target does not keep fails")
 }
 
 // TestCheckEverythingSkipped: a run whose every selected scenario was
