@@ -333,6 +333,25 @@ func TestBrokenVariantsAreCaught(t *testing.T) {
 			tags:     "@pictures",
 		},
 		{
+			name: "lets a link's key list its owner's links",
+			break_: func(h http.Handler, _ model.Dataset) http.Handler {
+				return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+					q := r.URL.Query()
+					if isListing(r) && (q.Has("key") || r.Header.Get("x-immich-share-key") != "") {
+						// As a server that acts as the link's owner here
+						// too: the scenarios' links are the default user's.
+						q.Del("key")
+						r.URL.RawQuery = q.Encode()
+						r.Header.Del("x-immich-share-key")
+						r.Header.Set("x-api-key", apiKey)
+					}
+					h.ServeHTTP(w, r)
+				})
+			},
+			caughtBy: "A shared link's key cannot list links",
+			tags:     "@shared-links",
+		},
+		{
 			name: "refuses an upload at its declared limit",
 			break_: func(h http.Handler, _ model.Dataset) http.Handler {
 				return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
