@@ -352,6 +352,25 @@ func TestBrokenVariantsAreCaught(t *testing.T) {
 			tags:     "@shared-links",
 		},
 		{
+			name: "sends the original through a link that keeps it back",
+			break_: func(h http.Handler, _ model.Dataset) http.Handler {
+				return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+					q := r.URL.Query()
+					if strings.HasPrefix(r.URL.Path, "/api/asset/file/") && (q.Has("key") || r.Header.Get("x-immich-share-key") != "") {
+						// As a server that forgets the link's rule: the
+						// original, as its owner gets it.
+						q.Del("key")
+						r.URL.RawQuery = q.Encode()
+						r.Header.Del("x-immich-share-key")
+						r.Header.Set("x-api-key", apiKey)
+					}
+					h.ServeHTTP(w, r)
+				})
+			},
+			caughtBy: "A link that keeps the originals back sends the thumbnail instead",
+			tags:     "@pictures",
+		},
+		{
 			name: "refuses an upload at its declared limit",
 			break_: func(h http.Handler, _ model.Dataset) http.Handler {
 				return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

@@ -2,7 +2,8 @@
 Feature: Opening a shared link as its holder
   Whoever holds a link's key opens it and sees what it shares. A link with a password opens only
   with it, and then gives a token that opens it again without the password. A link that hides
-  metadata shows its photos without their file names, checksums, owner or EXIF.
+  metadata shows its photos without their file names, checksums, owner or EXIF. A link that keeps
+  the originals back never sends one: asked for the original, it sends the thumbnail.
 
   Background:
     Given I use my API key
@@ -27,3 +28,8 @@ Feature: Opening a shared link as its holder
     When its holder opens the link
     Then the link opens with that photo
     And the photo shows nothing but what a page needs to show it
+
+  @pictures
+  Scenario: A link that keeps the originals back sends the thumbnail instead
+    Given I have shared that photo keeping its original back
+    Then its holder, asking for the original of that photo, gets a WEBP picture and not the bytes I sent

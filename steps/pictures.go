@@ -29,6 +29,31 @@ func (s *scenario) registerPictures(sc *godog.ScenarioContext) {
 		}
 		return nil
 	})
+	sc.Step(`^its holder, asking for the original of that photo, gets a WEBP picture and not the bytes I sent$`, func(ctx context.Context) error {
+		if s.firstID == "" || s.photo == nil || s.link == nil {
+			return fmt.Errorf("no photo was uploaded and shared earlier in the scenario")
+		}
+		// The thumbnail is made after the upload: wait for it.
+		return s.settle(ctx, func() error {
+			resp, err := s.cfg.send(ctx, apiRequest{method: "GET", path: "/asset/file/" + s.firstID, creds: credentials{linkKey: s.link.Key}})
+			if err != nil {
+				return err
+			}
+			if resp.status != 200 {
+				return fmt.Errorf("want 200, got: %s", resp)
+			}
+			if bytes.Equal(resp.body, s.photo.content) {
+				return fmt.Errorf("the link sent the original, which it keeps back")
+			}
+			if ct := resp.header.Get("Content-Type"); ct != "image/webp" {
+				return fmt.Errorf("Content-Type is %q, want image/webp, the thumbnail", ct)
+			}
+			if _, err := webp.DecodeConfig(bytes.NewReader(resp.body)); err != nil {
+				return fmt.Errorf("the %d bytes are not a WEBP picture: %w", len(resp.body), err)
+			}
+			return nil
+		})
+	})
 	sc.Step(`^the (thumbnail|preview) of that photo is a (WEBP|JPEG) picture of the photo's shape whose smaller side is (\d+) pixels(, or the photo's own if smaller)?$`,
 		func(ctx context.Context, which, format string, side int, orOwn string) error {
 			if s.firstID == "" || s.photo == nil {
