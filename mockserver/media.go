@@ -32,6 +32,17 @@ func openMedia(dir string) (*media, error) {
 			return nil, fmt.Errorf("media folder: %w", err)
 		}
 	}
+	// Files a mock stopped in the middle of left arriving belong to no
+	// asset: a reused folder starts without them.
+	left, err := os.ReadDir(filepath.Join(dir, "incoming"))
+	if err != nil {
+		return nil, fmt.Errorf("media folder: %w", err)
+	}
+	for _, e := range left {
+		if err := os.Remove(filepath.Join(dir, "incoming", e.Name())); err != nil {
+			return nil, fmt.Errorf("media folder: %w", err)
+		}
+	}
 	return &media{dir: dir}, nil
 }
 

@@ -17,6 +17,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 	"unicode"
 	"unicode/utf8"
@@ -329,6 +330,9 @@ func (up *upload) readFile(part *multipart.Part, bufs *uploadBuffers, m *media) 
 		dst = io.MultiWriter(h, hw, bufs.file)
 	}
 	n, err := io.CopyBuffer(dst, part, bufs.copy)
+	if errors.Is(err, syscall.ENOSPC) {
+		return errorf(http.StatusInsufficientStorage, "No space left in the media folder for this upload")
+	}
 	if pe := (*fs.PathError)(nil); errors.As(err, &pe) {
 		return internal(fmt.Errorf("writing the upload's file: %w", err))
 	}
@@ -336,7 +340,9 @@ func (up *upload) readFile(part *multipart.Part, bufs *uploadBuffers, m *media) 
 		return malformed(err)
 	}
 	if up.assetPath != "" && slot == &up.asset {
-		if err := bufs.file.Flush(); err != nil {
+		if err := bufs.file.Flush(); errors.Is(err, syscall.ENOSPC) {
+			return errorf(http.StatusInsufficientStorage, "No space left in the media folder for this upload")
+		} else if err != nil {
 			return internal(fmt.Errorf("writing the upload's file: %w", err))
 		}
 	}

@@ -157,3 +157,24 @@ func TestRefusedAndDuplicateUploadsKeepNoFile(t *testing.T) {
 	require.NoError(t, err)
 	assert.Empty(t, incoming)
 }
+
+// TestReusedMediaFolderStartsClean: files left arriving by a mock that
+// stopped belong to no asset; a mock that reuses the folder removes them,
+// and keeps the originals.
+func TestReusedMediaFolderStartsClean(t *testing.T) {
+	dir := t.TempDir()
+	m, err := openMedia(dir)
+	require.NoError(t, err)
+	f, err := m.incoming()
+	require.NoError(t, err)
+	require.NoError(t, f.Close())
+	require.NoError(t, os.WriteFile(m.original("kept"), []byte("an original"), 0o600))
+
+	_, err = openMedia(dir)
+	require.NoError(t, err)
+	_, err = os.Stat(f.Name())
+	assert.ErrorIs(t, err, os.ErrNotExist, "the half-arrived file is gone")
+	kept, err := os.ReadFile(m.original("kept"))
+	require.NoError(t, err)
+	assert.Equal(t, "an original", string(kept))
+}
