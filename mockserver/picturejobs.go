@@ -57,9 +57,10 @@ func (j *pictureJobs) add(id string) {
 }
 
 // makeUploadPictures makes an upload's thumbnail and preview from its
-// original, upright as its EXIF orientation says, and its ThumbHash; a
-// file that cannot be decoded (a format Go does not read, truncated, empty,
-// or declaring more pixels than the bound) gets a placeholder.
+// original (or the JPEG preview a RAW or HEIC file embeds), upright as its
+// EXIF orientation says, and its ThumbHash; a file that cannot be decoded
+// (a format Go does not read, truncated, empty, or declaring more pixels
+// than the bound) gets a placeholder.
 func (s *server) makeUploadPictures(id string) error {
 	a, ok := s.store.assetRecord(id)
 	if !ok {
@@ -151,6 +152,10 @@ func (s *server) decodeOriginal(id string, a model.AssetRecord) (img image.Image
 		if f, err := os.Open(s.media.original(id)); err == nil {
 			defer f.Close()
 			if img, err := pictures.Decode(f, s.cfg.MaxDecodePixels); err == nil {
+				return pictures.Orient(img, orientation), 0, 0
+			}
+			// A RAW or HEIC file: the preview its camera embedded, if any.
+			if img, err := pictures.EmbeddedJPEG(f, s.cfg.MaxDecodePixels); err == nil {
 				return pictures.Orient(img, orientation), 0, 0
 			}
 		}

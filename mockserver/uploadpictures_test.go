@@ -178,3 +178,16 @@ func TestReusedMediaFolderStartsClean(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "an original", string(kept))
 }
+
+// TestRawUploadShowsItsEmbeddedPreview: a RAW file Go cannot decode gets
+// the pictures of the JPEG preview its camera embedded, not a placeholder.
+func TestRawUploadShowsItsEmbeddedPreview(t *testing.T) {
+	srv, _ := newMediaServer(t)
+	raw := append([]byte("MM\x00*\x00\x00\x00\x08 sensor data, then the camera's preview: "), testJPEG(t, 480, 640)...)
+	rep := do(t, uploadRequest(t, srv, validForm("").onlyFields().withFile("assetData", "IMG_0007.CR2", string(raw)), keyAlice))
+	require.Equal(t, http.StatusCreated, rep.status, "%s", rep.body)
+	var res struct{ ID string }
+	rep.json(t, &res)
+	img := decodeImage(t, waitForPicture(t, srv, "/api/asset/thumbnail/"+res.ID))
+	assert.Equal(t, image.Rect(0, 0, 250, 333), img.Bounds(), "the preview's portrait shape, not a 4:3 placeholder")
+}

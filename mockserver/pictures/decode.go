@@ -1,18 +1,21 @@
 package pictures
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"image"
-	_ "image/gif"  // decoders of the formats an upload's pictures are made from
-	_ "image/jpeg" //
-	_ "image/png"  //
+	"image/jpeg"
 	"io"
 	"sync"
 
-	_ "golang.org/x/image/bmp"  //
-	_ "golang.org/x/image/tiff" //
-	_ "golang.org/x/image/webp" //
+	// The decoders of the other formats an upload's pictures are made from.
+	_ "image/gif"
+	_ "image/png"
+
+	_ "golang.org/x/image/bmp"
+	_ "golang.org/x/image/tiff"
+	_ "golang.org/x/image/webp"
 
 	"github.com/mediaspec/mediaspec/mockserver/thumbhash"
 )
@@ -135,3 +138,54 @@ type encodedPlaceholder struct {
 }
 
 var placeholders sync.Map // [4]int{thumb w, h, preview w, h} → *encodedPlaceholder
+
+// maxEmbeddedScan bounds the file EmbeddedJPEG reads whole: RAW files carry
+// their previews anywhere in them. maxEmbeddedTries bounds the JPEG starts
+// it tries, which a hostile file could repeat millions of times.
+const (
+	maxEmbeddedScan  = 64 << 20
+	maxEmbeddedTries = 256
+)
+
+// EmbeddedJPEG is the largest JPEG a file carries inside it (the preview a
+// camera writes into its RAW files, or a HEIC's EXIF thumbnail) that
+// declares at most maxPixels; for files Go cannot decode as a whole.
+func EmbeddedJPEG(r io.ReadSeeker, maxPixels int) (image.Image, error) {
+	size, err := r.Seek(0, io.SeekEnd)
+	if err != nil {
+		return nil, fmt.Errorf("pictures: %w", err)
+	}
+	if size > maxEmbeddedScan {
+		return nil, fmt.Errorf("pictures: %d bytes are more than a preview is looked for in", size)
+	}
+	if _, err := r.Seek(0, io.SeekStart); err != nil {
+		return nil, fmt.Errorf("pictures: %w", err)
+	}
+	data, err := io.ReadAll(r)
+	if err != nil {
+		return nil, fmt.Errorf("pictures: %w", err)
+	}
+	best, bestPixels := -1, 0
+	for at, tried := 0, 0; tried < maxEmbeddedTries; at, tried = at+1, tried+1 {
+		i := bytes.Index(data[at:], []byte{0xFF, 0xD8, 0xFF})
+		if i < 0 {
+			break
+		}
+		at += i
+		cfg, err := jpeg.DecodeConfig(bytes.NewReader(data[at:]))
+		if err != nil {
+			continue
+		}
+		if px := cfg.Width * cfg.Height; px > bestPixels && px <= maxPixels {
+			best, bestPixels = at, px
+		}
+	}
+	if best < 0 {
+		return nil, errors.New("pictures: no embedded JPEG")
+	}
+	img, err := jpeg.Decode(bytes.NewReader(data[best:]))
+	if err != nil {
+		return nil, fmt.Errorf("pictures: the embedded JPEG: %w", err)
+	}
+	return img, nil
+}

@@ -6,6 +6,7 @@ import (
 	"image"
 	"image/color"
 	"image/jpeg"
+	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -186,7 +187,8 @@ func TestDecodeRefusesBombs(t *testing.T) {
 	assert.Error(t, err)
 }
 
-// FuzzDecode: no file makes Decode panic, or decode more than the bound.
+// FuzzDecode: no file makes Decode or EmbeddedJPEG panic, or decode more
+// than the bound.
 // The seeds are the project's fixture files (JPEG, PNG, HEIC, RAW, MP4).
 func FuzzDecode(f *testing.F) {
 	var b bytes.Buffer
@@ -205,5 +207,36 @@ func FuzzDecode(f *testing.F) {
 		if err == nil && img.Bounds().Dx()*img.Bounds().Dy() > 1<<16 {
 			t.Fatalf("decoded %v, over the bound", img.Bounds())
 		}
+		img, err = EmbeddedJPEG(bytes.NewReader(data), 1<<16)
+		if err == nil && img.Bounds().Dx()*img.Bounds().Dy() > 1<<16 {
+			t.Fatalf("decoded an embedded %v, over the bound", img.Bounds())
+		}
 	})
+}
+
+// TestEmbeddedJPEG: the largest JPEG a file carries (a RAW's preview beside
+// its small thumbnail) is found and decoded; one over the bound is passed
+// over; a file without one is an error.
+func TestEmbeddedJPEG(t *testing.T) {
+	encode := func(w, h int) []byte {
+		img := image.NewRGBA(image.Rect(0, 0, w, h))
+		for i := range img.Pix {
+			img.Pix[i] = byte(i)
+		}
+		var b bytes.Buffer
+		require.NoError(t, jpeg.Encode(&b, img, nil))
+		return b.Bytes()
+	}
+	raw := slices.Concat([]byte("II*\x00 a RAW file's own data "), encode(160, 120), []byte(" sensor data \xff\xd8\xff not a JPEG "), encode(640, 480), []byte(" more data"))
+	img, err := EmbeddedJPEG(bytes.NewReader(raw), DefaultMaxDecodePixels)
+	require.NoError(t, err)
+	assert.Equal(t, image.Rect(0, 0, 640, 480), img.Bounds(), "the largest")
+	img, err = EmbeddedJPEG(bytes.NewReader(raw), 640*480-1)
+	require.NoError(t, err)
+	assert.Equal(t, image.Rect(0, 0, 160, 120), img.Bounds(), "the largest within the bound")
+	_, err = EmbeddedJPEG(bytes.NewReader([]byte("no picture in here")), DefaultMaxDecodePixels)
+	assert.Error(t, err)
+	// A file of nothing but JPEG starts is given up on after a few.
+	_, err = EmbeddedJPEG(bytes.NewReader(bytes.Repeat([]byte{0xFF, 0xD8, 0xFF}, 1<<20)), DefaultMaxDecodePixels)
+	assert.Error(t, err)
 }
