@@ -111,6 +111,9 @@ func (s *server) picture(src pictureSource, kind pictureKind) ([]byte, string, e
 	case kindPreview:
 		w, h = pictures.Fit(w, h, pictures.PreviewSide)
 	}
+	// A dataset may claim any size: a painted picture is never larger than
+	// an uploaded one may be.
+	w, h = pictures.Within(w, h, s.cfg.MaxDecodePixels)
 	img, err := pictures.FromThumbhash(src.thumbhash, w, h)
 	if err != nil {
 		return nil, "", err

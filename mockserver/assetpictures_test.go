@@ -170,3 +170,20 @@ func TestEverySeededPictureIsServed(t *testing.T) {
 	}
 	assert.Equal(t, 15, served)
 }
+
+// TestPaintedPicturesAreBounded: a dataset may claim any size; a painted
+// original is never larger than an upload may be decoded at.
+func TestPaintedPicturesAreBounded(t *testing.T) {
+	d := pictureDataset()
+	x := *d.Assets[0].ExifInfo
+	x.ExifImageWidth, x.ExifImageHeight, x.Orientation = new(100_000.0), new(100_000.0), nil
+	d.Assets[0].ExifInfo = &x
+	srv := newTestServer(t, func(c *Config) {
+		c.Dataset = func() model.Dataset { return d }
+		c.MaxDecodePixels = 1_000_000
+	})
+	rep := do(t, newRequest(t, http.MethodGet, srv.URL+"/api/asset/file/"+aliceAssetID, nil, "x-api-key", keyAlice))
+	img := decodeImage(t, rep)
+	assert.LessOrEqual(t, img.Bounds().Dx()*img.Bounds().Dy(), 1_000_000)
+	assert.Equal(t, img.Bounds().Dx(), img.Bounds().Dy(), "of the claimed shape")
+}

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"image"
 	"image/jpeg"
+	"math"
 
 	"github.com/HugoSmits86/nativewebp"
 	"golang.org/x/image/draw"
@@ -43,6 +44,24 @@ func Fit(w, h, side int) (int, int) {
 		fh = side
 	}
 	return fw, fh
+}
+
+// Within is w×h scaled down, keeping its shape, to at most maxPixels.
+func Within(w, h, maxPixels int) (int, int) {
+	w, h = max(w, 1), max(h, 1)
+	if int64(w)*int64(h) <= int64(maxPixels) {
+		return w, h
+	}
+	scale := math.Sqrt(float64(maxPixels) / (float64(w) * float64(h)))
+	w, h = max(1, int(float64(w)*scale)), max(1, int(float64(h)*scale))
+	// A sliver's short side stops at one pixel: its long side gives way.
+	if h == 1 {
+		w = min(w, maxPixels)
+	}
+	if w == 1 {
+		h = min(h, maxPixels)
+	}
+	return w, h
 }
 
 // FromThumbhash renders a ThumbHash at w×h: the reference decoder's

@@ -240,3 +240,15 @@ func TestEmbeddedJPEG(t *testing.T) {
 	_, err = EmbeddedJPEG(bytes.NewReader(bytes.Repeat([]byte{0xFF, 0xD8, 0xFF}, 1<<20)), DefaultMaxDecodePixels)
 	assert.Error(t, err)
 }
+
+func TestWithin(t *testing.T) {
+	assert.Equal(t, [2]int{4032, 3024}, pair(Within(4032, 3024, DefaultMaxDecodePixels)), "within: as it is")
+	w, h := Within(100_000, 100_000, DefaultMaxDecodePixels)
+	assert.LessOrEqual(t, w*h, DefaultMaxDecodePixels)
+	assert.Equal(t, w, h, "the shape kept")
+	w, h = Within(1_000_000, 10, 1000)
+	assert.LessOrEqual(t, w*h, 1000)
+	assert.Positive(t, h)
+}
+
+func pair(a, b int) [2]int { return [2]int{a, b} }
