@@ -47,6 +47,7 @@ func startMockWith(t *testing.T, cfg mockserver.Config, opts fake.Options, wrap 
 	cfg.Dataset = func() model.Dataset { return d }
 	h, err := mockserver.New(cfg)
 	require.NoError(t, err)
+	t.Cleanup(func() { mockserver.Close(h) }) // before its media folder goes
 	if wrap != nil {
 		h = wrap(h, d)
 	}

@@ -114,6 +114,7 @@ func newTestServer(t *testing.T, opts ...func(*Config)) *httptest.Server {
 	}
 	h, err := New(cfg)
 	require.NoError(t, err)
+	t.Cleanup(func() { Close(h) }) // after the server, before its media folder goes
 	srv := httptest.NewServer(h)
 	t.Cleanup(srv.Close)
 	return srv

@@ -29,31 +29,52 @@ const (
 type pictureJobs struct {
 	queue chan string
 	log   *slog.Logger
+	wg    sync.WaitGroup
+
+	mu     sync.Mutex
+	closed bool
 }
 
 func startPictureJobs(workers int, log *slog.Logger, do func(id string) error) *pictureJobs {
 	j := &pictureJobs{queue: make(chan string, pictureQueue), log: log}
 	for range workers {
-		go func() {
+		j.wg.Go(func() {
 			for id := range j.queue {
 				if err := do(id); err != nil {
 					log.Error("making pictures", "asset", id, "error", err)
 				}
 			}
-		}()
+		})
 	}
 	return j
 }
 
 // add queues an upload; with the queue full, its pictures are not made
 // (they answer 404, as the reference's do when its jobs fail), and the log
-// says so.
+// says so. Once the queue is closed, nothing is queued.
 func (j *pictureJobs) add(id string) {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	if j.closed {
+		return
+	}
 	select {
 	case j.queue <- id:
 	default:
 		j.log.Warn("making pictures", "asset", id, "error", "the queue is full; its pictures will not be made")
 	}
+}
+
+// close stops the workers once the queued pictures are made, and waits
+// for them: the media folder may then be removed.
+func (j *pictureJobs) close() {
+	j.mu.Lock()
+	if !j.closed {
+		j.closed = true
+		close(j.queue)
+	}
+	j.mu.Unlock()
+	j.wg.Wait()
 }
 
 // makeUploadPictures makes an upload's thumbnail and preview from its

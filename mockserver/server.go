@@ -7,6 +7,7 @@ package mockserver
 import (
 	"cmp"
 	"fmt"
+	"io"
 	"log/slog"
 	"net/http"
 	"sync"
@@ -73,13 +74,36 @@ type server struct {
 	placeholders  sync.Map // [2]int{w, h} of the preview → *placeholder
 }
 
-// New builds a mock server holding cfg.Dataset's state.
+// New builds a mock server holding cfg.Dataset's state. The handler is an
+// io.Closer too: Close stops the workers that make the pictures of
+// uploads, once those queued are made, so that the media folder may be
+// removed.
 func New(cfg Config) (http.Handler, error) {
 	s, err := newServer(cfg)
 	if err != nil {
 		return nil, err
 	}
-	return s.middleware(s.route()), nil
+	return closingHandler{Handler: s.middleware(s.route()), s: s}, nil
+}
+
+// closingHandler is New's handler.
+type closingHandler struct {
+	http.Handler
+	s *server
+}
+
+func (h closingHandler) Close() error {
+	if h.s.pictureJobs != nil {
+		h.s.pictureJobs.close()
+	}
+	return nil
+}
+
+// Close closes h if it is a mock's handler (New), and does nothing else.
+func Close(h http.Handler) {
+	if c, ok := h.(io.Closer); ok {
+		_ = c.Close()
+	}
 }
 
 // newServer builds the mock with its routes.

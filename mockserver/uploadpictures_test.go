@@ -191,3 +191,25 @@ func TestRawUploadShowsItsEmbeddedPreview(t *testing.T) {
 	img := decodeImage(t, waitForPicture(t, srv, "/api/asset/thumbnail/"+res.ID))
 	assert.Equal(t, image.Rect(0, 0, 250, 333), img.Bounds(), "the preview's portrait shape, not a 4:3 placeholder")
 }
+
+// TestCloseWaitsForThePictures: Close returns once the queued pictures are
+// made, so that the media folder may be removed; uploads after it are
+// answered, without pictures.
+func TestCloseWaitsForThePictures(t *testing.T) {
+	dir := t.TempDir()
+	h, err := New(Config{Dataset: testDataset, Now: testNow, MediaDir: dir})
+	require.NoError(t, err)
+	srv := httptest.NewServer(h)
+	defer srv.Close()
+	rep := do(t, uploadRequest(t, srv, validForm("").onlyFields().withFile("assetData", "IMG_0100.jpg", string(testJPEG(t, 64, 48))), keyAlice))
+	require.Equal(t, http.StatusCreated, rep.status, "%s", rep.body)
+	var res struct{ ID string }
+	rep.json(t, &res)
+
+	Close(h)
+	_, err = os.Stat(filepath.Join(dir, "thumbs", res.ID+".webp"))
+	assert.NoError(t, err, "the queued thumbnail was made before Close returned")
+	rep = do(t, uploadRequest(t, srv, validForm("").onlyFields().withFile("assetData", "IMG_0101.jpg", string(testJPEG(t, 32, 24))), keyAlice))
+	assert.Equal(t, http.StatusCreated, rep.status, "%s", rep.body)
+	Close(h) // twice is no harm
+}

@@ -190,6 +190,7 @@ func startMock(apiKey, checksumHeader string, maxUpload int64) (baseURL string, 
 	// The run is over when stop is called: no request is worth waiting for.
 	stop = func() {
 		_ = srv.Close()
+		mockserver.Close(h) // the picture workers, before their folder goes
 		_ = os.RemoveAll(media)
 	}
 	return "http://" + ln.Addr().String() + "/api", stop, nil

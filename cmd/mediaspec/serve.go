@@ -189,6 +189,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
+	defer mockserver.Close(h) // the picture workers, before a temporary media folder goes
 
 	// Bind before saying anything, so a busy port fails at once.
 	ln, err := net.Listen("tcp", *addr)
