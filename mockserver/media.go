@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"net/http"
 	"os"
 	"path/filepath"
 )
@@ -18,11 +19,27 @@ import (
 //	DIR/placeholders/        the pictures of files that cannot be decoded, by size
 type media struct {
 	dir string
+	// open holds a place for each upload file open: each takes a file
+	// descriptor, beside its connection's (DefaultMaxUploadFiles).
+	open chan struct{}
+}
+
+// DefaultMaxUploadFiles is how many uploads may be writing their files at
+// once: a tenth of the process's file descriptors, which
+// DefaultMaxConnections leaves beside the connections; 512 where the limit
+// cannot be read. One more is answered 503 before its file is opened, and
+// the mock never runs out of descriptors, whatever its clients do.
+func DefaultMaxUploadFiles() int {
+	n, ok := fileLimit()
+	if !ok {
+		return 512
+	}
+	return int(max(16, min(n/10, 10_000)/2))
 }
 
 var mediaFolders = []string{"originals", "thumbs", "previews", "incoming", "placeholders"}
 
-func openMedia(dir string) (*media, error) {
+func openMedia(dir string, maxFiles int) (*media, error) {
 	dir, err := filepath.Abs(dir)
 	if err != nil {
 		return nil, fmt.Errorf("media folder: %w", err)
@@ -43,16 +60,33 @@ func openMedia(dir string) (*media, error) {
 			return nil, fmt.Errorf("media folder: %w", err)
 		}
 	}
-	return &media{dir: dir}, nil
+	if maxFiles <= 0 {
+		maxFiles = DefaultMaxUploadFiles()
+	}
+	return &media{dir: dir, open: make(chan struct{}, maxFiles)}, nil
 }
 
-// incoming is a new file for an upload that is arriving.
-func (m *media) incoming() (*os.File, error) {
+// errTooManyFiles is the answer to an upload while every place for an
+// upload file is taken.
+var errTooManyFiles = errorf(http.StatusServiceUnavailable, "Too many uploads are arriving at once; try again in a moment")
+
+// incoming is a new file for an upload that is arriving, and how to close
+// it, which frees its place.
+func (m *media) incoming() (*os.File, func(), error) {
+	select {
+	case m.open <- struct{}{}:
+	default:
+		return nil, nil, errTooManyFiles
+	}
 	f, err := os.CreateTemp(filepath.Join(m.dir, "incoming"), "upload-")
 	if err != nil {
-		return nil, fmt.Errorf("a file for the upload: %w", err)
+		<-m.open
+		return nil, nil, internal(fmt.Errorf("a file for the upload: %w", err))
 	}
-	return f, nil
+	return f, func() {
+		_ = f.Close()
+		<-m.open
+	}, nil
 }
 
 // keep makes an arrived file the original of an asset.

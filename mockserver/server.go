@@ -51,6 +51,9 @@ type Config struct {
 	// dataset does not name it (and the same seed gives the same bytes in
 	// every process).
 	MediaDirTemporary bool
+	// MaxUploadFiles bounds the uploads writing their files at once; 0
+	// means DefaultMaxUploadFiles.
+	MaxUploadFiles int
 	// MaxDecodePixels bounds the pixels an uploaded picture may declare
 	// and be decoded; 0 means pictures.DefaultMaxDecodePixels.
 	MaxDecodePixels int
@@ -134,7 +137,7 @@ func newServer(cfg Config) (*server, error) {
 	s.datasets = make(largeAnswers, maxDatasetAnswers)
 	s.pictures = newPictureCache(cmp.Or(cfg.ThumbnailCache, DefaultThumbnailCache))
 	if cfg.MediaDir != "" {
-		if s.media, err = openMedia(cfg.MediaDir); err != nil {
+		if s.media, err = openMedia(cfg.MediaDir, cfg.MaxUploadFiles); err != nil {
 			return nil, fmt.Errorf("mockserver: %w", err)
 		}
 		if !cfg.MediaDirTemporary {

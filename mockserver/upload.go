@@ -319,12 +319,12 @@ func (up *upload) readFile(part *multipart.Part, bufs *uploadBuffers, m *media) 
 	h := sha1.New()
 	var dst io.Writer = io.MultiWriter(h, hw)
 	if m != nil && slot == &up.asset {
-		f, err := m.incoming()
+		f, done, err := m.incoming()
 		if err != nil {
-			return internal(err)
+			return err
 		}
 		up.assetPath = f.Name()
-		defer f.Close()
+		defer done()
 		bufs.file.Reset(f)
 		defer bufs.file.Reset(nil)
 		dst = io.MultiWriter(h, hw, bufs.file)

@@ -10,6 +10,7 @@ import (
 	"image/color"
 	"image/jpeg"
 	"image/png"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -163,14 +164,14 @@ func TestRefusedAndDuplicateUploadsKeepNoFile(t *testing.T) {
 // and keeps the originals.
 func TestReusedMediaFolderStartsClean(t *testing.T) {
 	dir := t.TempDir()
-	m, err := openMedia(dir)
+	m, err := openMedia(dir, 0)
 	require.NoError(t, err)
-	f, err := m.incoming()
+	f, done, err := m.incoming()
 	require.NoError(t, err)
-	require.NoError(t, f.Close())
+	done()
 	require.NoError(t, os.WriteFile(m.original("kept"), []byte("an original"), 0o600))
 
-	_, err = openMedia(dir)
+	_, err = openMedia(dir, 0)
 	require.NoError(t, err)
 	_, err = os.Stat(f.Name())
 	assert.ErrorIs(t, err, os.ErrNotExist, "the half-arrived file is gone")
@@ -212,4 +213,45 @@ func TestCloseWaitsForThePictures(t *testing.T) {
 	rep = do(t, uploadRequest(t, srv, validForm("").onlyFields().withFile("assetData", "IMG_0101.jpg", string(testJPEG(t, 32, 24))), keyAlice))
 	assert.Equal(t, http.StatusCreated, rep.status, "%s", rep.body)
 	Close(h) // twice is no harm
+}
+
+// TestUploadFilesAreBounded: while every place for an upload file is taken
+// (by a client that stalls in the middle of its file), one more upload is
+// answered 503 before a file is opened; the freed place serves again.
+func TestUploadFilesAreBounded(t *testing.T) {
+	dir := t.TempDir()
+	srv := newTestServer(t, func(c *Config) { c.MediaDir, c.MaxUploadFiles = dir, 1 })
+	body, ct := validForm("").onlyFields().withFile("assetData", "IMG_0200.jpg", string(testJPEG(t, 64, 48))).encode(t)
+	pr, pw := io.Pipe()
+	stalled := make(chan reply, 1)
+	go func() {
+		r, _ := http.NewRequest(http.MethodPost, srv.URL+"/api/asset/upload", pr)
+		r.Header.Set("Content-Type", ct)
+		r.Header.Set("x-api-key", keyAlice)
+		r.ContentLength = int64(len(body))
+		resp, err := http.DefaultClient.Do(r)
+		if err != nil {
+			stalled <- reply{}
+			return
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		stalled <- reply{status: resp.StatusCode, body: b}
+	}()
+	_, err := pw.Write(body[:len(body)-100]) // all but the end of the file
+	require.NoError(t, err)
+	require.Eventually(t, func() bool {
+		entries, _ := os.ReadDir(filepath.Join(dir, "incoming"))
+		return len(entries) == 1
+	}, 5*time.Second, 10*time.Millisecond, "the stalled upload has its file open")
+
+	requireError(t, do(t, uploadRequest(t, srv, validForm("").onlyFields().withFile("assetData", "IMG_0201.jpg", string(testJPEG(t, 32, 24))), keyAlice)),
+		503, "Too many uploads are arriving at once; try again in a moment")
+
+	_, err = pw.Write(body[len(body)-100:])
+	require.NoError(t, err)
+	require.NoError(t, pw.Close())
+	assert.Equal(t, http.StatusCreated, (<-stalled).status)
+	rep := do(t, uploadRequest(t, srv, validForm("").onlyFields().withFile("assetData", "IMG_0202.jpg", string(testJPEG(t, 32, 24))), keyAlice))
+	assert.Equal(t, http.StatusCreated, rep.status, "the freed place serves again: %s", rep.body)
 }

@@ -110,6 +110,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		controlOrigin  = fs.String("control-origin", "", "the one web origin (like http://localhost:5173) whose pages may call the control API from a browser")
 		logFormat      = fs.String("log-format", "text", "request log format: text or json")
 		quiet          = fs.Bool("quiet", false, "log nothing")
+		maxFiles       = fs.Int("max-upload-files", 0, "uploads writing their files at once; one more is answered 503 (0: a twentieth of the file descriptor limit)")
 		maxConns       = fs.Int("max-connections", 0, "connections open at once; one more is answered 503 at once (0: the file descriptor limit less a reserve)")
 	)
 	df.register(fs)
@@ -121,6 +122,9 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	if *thumbCache < 1 {
 		return fmt.Errorf("%w: --thumbnail-cache must be 1 byte or more, not %d", errUsage, *thumbCache)
+	}
+	if *maxFiles < 0 {
+		return fmt.Errorf("%w: --max-upload-files must be 0 or more, not %d", errUsage, *maxFiles)
 	}
 	if *maxConns < 0 {
 		return fmt.Errorf("%w: --max-connections must be 0 or more, not %d", errUsage, *maxConns)
