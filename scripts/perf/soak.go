@@ -45,7 +45,7 @@ func runSoak(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	fs.StringVar(&c.mediaspec, "mediaspec", "", "the mediaspec binary (required)")
 	fs.StringVar(&c.workDir, "workdir", "", "where to put the server's log (default: a temporary folder, removed at the end)")
 	fs.DurationVar(&c.duration, "duration", 60*time.Second, "time of the mixed load")
-	fs.DurationVar(&c.warmup, "warmup", 15*time.Second, "mixed load before anything is judged, to bring the server's heap to its working size and store the upload files")
+	fs.DurationVar(&c.warmup, "warmup", 40*time.Second, "mixed load before anything is judged, to bring the server's heap to its working size and store the upload files")
 	fs.DurationVar(&c.listPhase, "list-phase", 15*time.Second, "time of the list-only load, between the warm-up and the mixed load")
 	fs.DurationVar(&c.sampleEvery, "sample-every", 2*time.Second, "how often to read the server's RSS")
 	fs.IntVar(&c.concurrency, "concurrency", 16, "workers")
