@@ -6,11 +6,10 @@ import (
 	"fmt"
 	"image/gif"
 	"image/png"
+	"io"
 	"net/http"
 	"os"
-	"path"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/mediaspec/mediaspec/mockserver/pictures"
@@ -23,7 +22,6 @@ type pictureSource struct {
 	checksum  string
 	thumbhash []byte // nil: the asset has no pictures (yet)
 	w, h      int    // as displayed: EXIF orientation applied
-	ext       string // of the original file name, lower case
 	updatedAt time.Time
 	// download: the original may be sent (not through a link with
 	// allowDownload: false).
@@ -45,7 +43,7 @@ func (db *store) pictureSource(p principal, id string) (pictureSource, error) {
 		return pictureSource{}, fail(errNoAccess, "Not found or no asset.view access")
 	}
 	src := pictureSource{
-		id: a.ID, checksum: a.Checksum, ext: strings.ToLower(path.Ext(a.OriginalFileName)),
+		id: a.ID, checksum: a.Checksum,
 		updatedAt: a.UpdatedAt.Time, download: p.link == nil || p.link.AllowDownload,
 		name: a.OriginalFileName,
 	}
@@ -80,12 +78,10 @@ const (
 	kindOriginal                     // the asset's own size and format
 )
 
-// originalFormats are the formats Go writes, by extension, with the
-// Content-Type the reference sends for it; every other original (HEIC, RAW,
-// video) is served as a JPEG, image/jpeg (README: differences).
-var originalFormats = map[string]string{
-	".jpg": "image/jpeg", ".jpeg": "image/jpeg", ".png": "image/png", ".webp": "image/webp", ".gif": "image/gif",
-}
+// paintable are the Content-Types of originals Go can write; every other
+// original (HEIC, RAW, video) is painted as a JPEG, image/jpeg (README:
+// differences).
+var paintable = map[string]bool{"image/jpeg": true, "image/png": true, "image/webp": true, "image/gif": true}
 
 // picture is an asset's picture of that kind, encoded, with its Content-Type,
 // from the cache or made now.
@@ -96,7 +92,7 @@ func (s *server) picture(src pictureSource, kind pictureKind) ([]byte, string, e
 		contentType = "image/jpeg"
 	case kindOriginal:
 		contentType = "image/jpeg"
-		if ct, ok := originalFormats[src.ext]; ok {
+		if ct := originalType(src.name); paintable[ct] {
 			contentType = ct
 		}
 	}
@@ -142,13 +138,13 @@ func (s *server) picture(src pictureSource, kind pictureKind) ([]byte, string, e
 
 // servePicture answers a picture with the reference's caching headers;
 // http.ServeContent answers Range and conditional requests.
-func servePicture(w http.ResponseWriter, r *http.Request, src pictureSource, kind pictureKind, body []byte, contentType string) {
+func servePicture(w http.ResponseWriter, r *http.Request, src pictureSource, kind pictureKind, contentType string, modified time.Time, content io.ReadSeeker, size int64) {
 	h := w.Header()
 	h.Set("Cache-Control", "private, max-age=86400, no-transform")
 	h.Set("Content-Type", contentType)
-	h.Set("ETag", strconv.Quote(fmt.Sprintf("%s-%d-%d", src.checksum, kind, len(body))))
-	_ = http.NewResponseController(w).SetWriteDeadline(time.Now().Add(writeDeadline(len(body))))
-	http.ServeContent(w, r, "", src.updatedAt, bytes.NewReader(body))
+	h.Set("ETag", strconv.Quote(fmt.Sprintf("%s-%d-%d", src.checksum, kind, size)))
+	_ = http.NewResponseController(w).SetWriteDeadline(time.Now().Add(writeDeadline(int(min(size, 1<<40)))))
+	http.ServeContent(w, r, "", modified, content)
 }
 
 // serveKept answers a picture the media folder keeps for an upload (its
@@ -170,11 +166,6 @@ func (s *server) serveKept(w http.ResponseWriter, r *http.Request, src pictureSo
 	if err != nil {
 		return false
 	}
-	h := w.Header()
-	h.Set("Cache-Control", "private, max-age=86400, no-transform")
-	h.Set("Content-Type", contentType)
-	h.Set("ETag", strconv.Quote(fmt.Sprintf("%s-%d-%d", src.checksum, kind, info.Size())))
-	_ = http.NewResponseController(w).SetWriteDeadline(time.Now().Add(writeDeadline(int(min(info.Size(), 1<<40)))))
-	http.ServeContent(w, r, "", info.ModTime(), f)
+	servePicture(w, r, src, kind, contentType, info.ModTime(), f, info.Size())
 	return true
 }

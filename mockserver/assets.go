@@ -191,7 +191,7 @@ func (s *server) handlePicture(file bool) http.Handler {
 			writeError(w, fmt.Errorf("making the picture of asset %s: %w", id, err))
 			return
 		}
-		servePicture(w, r, src, kind, body, contentType)
+		servePicture(w, r, src, kind, contentType, src.updatedAt, bytes.NewReader(body), int64(len(body)))
 	})
 }
 
