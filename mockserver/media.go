@@ -7,6 +7,8 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+
+	"github.com/mediaspec/mediaspec/mockserver/pictures"
 )
 
 // media is the folder where uploads are kept: each original as it came,
@@ -106,12 +108,22 @@ func (m *media) drop(incoming string) error {
 	return nil
 }
 
+// has reports whether the asset id's original is kept.
+func (m *media) has(id string) bool {
+	_, err := os.Stat(m.original(id))
+	return err == nil
+}
+
 func (m *media) original(id string) string { return filepath.Join(m.dir, "originals", id) }
 func (m *media) thumb(id string) string    { return filepath.Join(m.dir, "thumbs", id+".webp") }
 func (m *media) preview(id string) string  { return filepath.Join(m.dir, "previews", id+".jpeg") }
 
-func (m *media) placeholder(w, h int, ext string) string {
-	return filepath.Join(m.dir, "placeholders", fmt.Sprintf("%dx%d%s", w, h, ext))
+func (m *media) placeholder(kind pictures.Kind, w, h int, ext string) string {
+	name := "still"
+	if kind == pictures.Video {
+		name = "video"
+	}
+	return filepath.Join(m.dir, "placeholders", fmt.Sprintf("%s-%dx%d%s", name, w, h, ext))
 }
 
 // link makes path name the same file as from: a placeholder's pictures are

@@ -1,6 +1,7 @@
 package mockserver
 
 import (
+	"bytes"
 	"encoding/base64"
 	"fmt"
 	"image"
@@ -12,6 +13,7 @@ import (
 	"sync"
 
 	"github.com/mediaspec/mediaspec/mockserver/model"
+	"github.com/mediaspec/mediaspec/mockserver/mp4"
 	"github.com/mediaspec/mediaspec/mockserver/pictures"
 )
 
@@ -89,7 +91,11 @@ func (s *server) makeUploadPictures(id string) error {
 	}
 	img, w, h := s.decodeOriginal(id, a)
 	if img == nil {
-		return s.placeholderPictures(id, w, h)
+		kind := pictures.Still
+		if a.Type == model.AssetVideo {
+			kind = pictures.Video
+		}
+		return s.placeholderPictures(id, kind, w, h)
 	}
 	// The thumbnail is made from the preview: the original is read once.
 	b := img.Bounds()
@@ -127,17 +133,17 @@ type placeholder struct {
 // placeholder's pictures of its shape: written once per size, then linked,
 // so that a crowd of uploads of files Go does not read (videos, HEIC)
 // costs their pictures almost nothing.
-func (s *server) placeholderPictures(id string, w, h int) error {
+func (s *server) placeholderPictures(id string, kind pictures.Kind, w, h int) error {
 	pw, ph := pictures.Fit(w, h, pictures.PreviewSide)
-	v, _ := s.placeholders.LoadOrStore([2]int{pw, ph}, &placeholder{})
+	v, _ := s.placeholders.LoadOrStore([3]int{int(kind), pw, ph}, &placeholder{})
 	p := v.(*placeholder)
 	p.once.Do(func() {
-		thumb, preview, hash, err := pictures.PlaceholderPictures(w, h)
+		thumb, preview, hash, err := pictures.PlaceholderPictures(kind, w, h)
 		if err != nil {
 			p.err = err
 			return
 		}
-		p.thumb, p.prev = s.media.placeholder(pw, ph, ".webp"), s.media.placeholder(pw, ph, ".jpeg")
+		p.thumb, p.prev = s.media.placeholder(kind, pw, ph, ".webp"), s.media.placeholder(kind, pw, ph, ".jpeg")
 		p.hash = base64.StdEncoding.EncodeToString(hash)
 		if p.err = s.media.write(p.thumb, thumb); p.err == nil {
 			p.err = s.media.write(p.prev, preview)
@@ -156,10 +162,14 @@ func (s *server) placeholderPictures(id string, w, h int) error {
 }
 
 // decodeOriginal is an upload's picture, upright; or nil, with the size a
-// placeholder takes (the EXIF's, upright, else 4:3), where the file cannot
-// be decoded.
+// placeholder takes (the EXIF's or the video's, upright, else 4:3 for a
+// still and 16:9 for a video), where the file cannot be decoded. A video's
+// picture is the cover stored in it, if any.
 func (s *server) decodeOriginal(id string, a model.AssetRecord) (img image.Image, w, h int) {
 	w, h = 1920, 1440
+	if a.Type == model.AssetVideo {
+		h = 1080
+	}
 	orientation := 0
 	if x := a.ExifInfo; x != nil {
 		if x.ExifImageWidth != nil && x.ExifImageHeight != nil && *x.ExifImageWidth >= 1 && *x.ExifImageHeight >= 1 {
@@ -169,15 +179,31 @@ func (s *server) decodeOriginal(id string, a model.AssetRecord) (img image.Image
 			orientation, _ = strconv.Atoi(*x.Orientation)
 		}
 	}
-	if a.Type == model.AssetImage {
-		if f, err := os.Open(s.media.original(id)); err == nil {
-			defer f.Close()
-			if img, err := pictures.Decode(f, s.cfg.MaxDecodePixels); err == nil {
-				return pictures.Orient(img, orientation), 0, 0
-			}
-			// A RAW or HEIC file: the preview its camera embedded, if any.
-			if img, err := pictures.EmbeddedJPEG(f, s.cfg.MaxDecodePixels); err == nil {
-				return pictures.Orient(img, orientation), 0, 0
+	f, err := os.Open(s.media.original(id))
+	if err != nil {
+		return nil, w, h
+	}
+	defer f.Close()
+	switch a.Type {
+	case model.AssetImage:
+		if img, err := pictures.Decode(f, s.cfg.MaxDecodePixels); err == nil {
+			return pictures.Orient(img, orientation), 0, 0
+		}
+		// A RAW file: the preview its camera embedded, if any.
+		if img, err := pictures.EmbeddedJPEG(f, s.cfg.MaxDecodePixels); err == nil {
+			return pictures.Orient(img, orientation), 0, 0
+		}
+	case model.AssetVideo:
+		if st, err := f.Stat(); err == nil {
+			if info, err := mp4.Read(f, st.Size()); err == nil {
+				if info.Cover != nil {
+					if img, err := pictures.Decode(bytes.NewReader(info.Cover), s.cfg.MaxDecodePixels); err == nil {
+						return img, 0, 0
+					}
+				}
+				if info.Width > 0 && info.Height > 0 {
+					w, h = info.Width, info.Height
+				}
 			}
 		}
 	}

@@ -69,11 +69,16 @@ func (s *server) handleUpload() http.Handler {
 		bufs := s.uploadBuffers.get()
 		defer s.uploadBuffers.put(bufs)
 		up, err := readUpload(r, bufs, s.media)
-		if up != nil && up.assetPath != "" {
+		if up != nil {
 			// Kept by now if the upload made a new asset; else no one's.
 			defer func() {
-				if err := s.media.drop(up.assetPath); err != nil {
-					s.log.Warn("upload", "error", err)
+				for _, p := range []string{up.assetPath, up.livePath} {
+					if p == "" {
+						continue
+					}
+					if err := s.media.drop(p); err != nil {
+						s.log.Warn("upload", "error", err)
+					}
 				}
 			}()
 		}
@@ -95,16 +100,26 @@ func (s *server) handleUpload() http.Handler {
 		if res.Duplicate {
 			status = http.StatusOK
 		} else if s.media != nil {
-			if err := s.media.keep(up.assetPath, res.ID); err != nil {
-				// The asset stands; its pictures answer 404, as the
-				// reference's do when their making fails.
-				s.log.Error("upload", "error", err)
-			} else {
-				s.pictureJobs.add(res.ID)
+			s.keepFile(up.assetPath, res.ID)
+			if up.livePath != "" {
+				if a, ok := s.store.assetRecord(res.ID); ok && a.LivePhotoVideoID != nil && !s.media.has(*a.LivePhotoVideoID) {
+					s.keepFile(up.livePath, *a.LivePhotoVideoID)
+				}
 			}
 		}
 		writeJSON(w, status, res)
 	})
+}
+
+// keepFile keeps an upload's file as the original of the asset id, and
+// queues its pictures. Where it cannot be kept, the asset stands and its
+// pictures answer 404, as the reference's do when their making fails.
+func (s *server) keepFile(path, id string) {
+	if err := s.media.keep(path, id); err != nil {
+		s.log.Error("upload", "error", err)
+		return
+	}
+	s.pictureJobs.add(id)
 }
 
 func tooLarge(limit int64) *apiError {
@@ -137,8 +152,8 @@ type upload struct {
 	isVisible                         bool
 
 	// assetPath is where assetData arrived in the media folder ("" where
-	// none is kept).
-	assetPath string
+	// none is kept), and livePath where livePhotoData did.
+	assetPath, livePath string
 }
 
 // uploadBuffers are the buffers one upload reads with, reused across uploads.
@@ -318,12 +333,20 @@ func (up *upload) readFile(part *multipart.Part, bufs *uploadBuffers, m *media) 
 	}
 	h := sha1.New()
 	var dst io.Writer = io.MultiWriter(h, hw)
-	if m != nil && slot == &up.asset {
+	kept := (*string)(nil) // where the file arrives in the media folder
+	switch {
+	case m == nil:
+	case slot == &up.asset:
+		kept = &up.assetPath
+	case slot == &up.live:
+		kept = &up.livePath
+	}
+	if kept != nil {
 		f, done, err := m.incoming()
 		if err != nil {
 			return err
 		}
-		up.assetPath = f.Name()
+		*kept = f.Name()
 		defer done()
 		bufs.file.Reset(f)
 		defer bufs.file.Reset(nil)
@@ -339,7 +362,7 @@ func (up *upload) readFile(part *multipart.Part, bufs *uploadBuffers, m *media) 
 	if err != nil {
 		return malformed(err)
 	}
-	if up.assetPath != "" && slot == &up.asset {
+	if kept != nil {
 		if err := bufs.file.Flush(); errors.Is(err, syscall.ENOSPC) {
 			return errorf(http.StatusInsufficientStorage, "No space left in the media folder for this upload")
 		} else if err != nil {

@@ -21,6 +21,9 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/mediaspec/mediaspec/fixtures"
+	"github.com/mediaspec/mediaspec/mockserver/pictures"
 )
 
 // testJPEG is a w×h JPEG of a gradient, without EXIF.
@@ -136,7 +139,7 @@ func TestUploadsThatAreNotPicturesGetPlaceholders(t *testing.T) {
 		"notes.png":  []byte("these are not the pixels you are looking for"),
 		"bomb.png":   pngBomb(t),
 		"clip.mp4":   []byte("\x00\x00\x00\x18ftypmp42 not really a video"),
-		"photo.heic": []byte("\x00\x00\x00\x18ftypheic not decoded by Go"),
+		"photo.heic": []byte("\x00\x00\x00\x18ftypheic not a HEIC file"),
 	} {
 		t.Run(name, func(t *testing.T) {
 			rep := do(t, uploadRequest(t, srv, validForm("").onlyFields().withFile("assetData", name, string(content)), keyAlice))
@@ -202,6 +205,104 @@ func TestRawUploadShowsItsEmbeddedPreview(t *testing.T) {
 	rep.json(t, &res)
 	img := decodeImage(t, waitForPicture(t, srv, "/api/asset/thumbnail/"+res.ID))
 	assert.Equal(t, image.Rect(0, 0, 250, 333), img.Bounds(), "the preview's portrait shape, not a 4:3 placeholder")
+}
+
+// TestHEICUploadShowsItsPicture: a phone's HEIC gets pictures of its own
+// pixels, upright as its EXIF says: the same as those of the JPEG that holds
+// the same picture, never a placeholder.
+func TestHEICUploadShowsItsPicture(t *testing.T) {
+	srv, _ := newMediaServer(t)
+	thumbnail := func(name string) image.Image {
+		data, err := fixtures.ReadFile(name)
+		require.NoError(t, err)
+		rep := do(t, uploadRequest(t, srv, validForm("").onlyFields().withFile("assetData", name, string(data)), keyAlice))
+		require.Equal(t, http.StatusCreated, rep.status, "%s", rep.body)
+		var res struct{ ID string }
+		rep.json(t, &res)
+		return decodeImage(t, waitForPicture(t, srv, "/api/asset/thumbnail/"+res.ID))
+	}
+	heic, jpg := thumbnail(fixtures.LisbonHEIC), thumbnail(fixtures.LisbonJPEG)
+	require.Equal(t, image.Rect(0, 0, 250, 333), heic.Bounds(), "upright: orientation 6 turns 480×360 to portrait")
+	assert.Equal(t, jpg.Bounds(), heic.Bounds())
+	var sum, n int
+	for y := range 333 {
+		for x := range 250 {
+			a, b := color.RGBAModel.Convert(heic.At(x, y)).(color.RGBA), color.RGBAModel.Convert(jpg.At(x, y)).(color.RGBA)
+			for _, d := range [3]int{int(a.R) - int(b.R), int(a.G) - int(b.G), int(a.B) - int(b.B)} {
+				sum, n = sum+max(d, -d), n+1
+			}
+		}
+	}
+	assert.Less(t, float64(sum)/float64(n), 8.0, "mean difference per channel from the JPEG's thumbnail")
+}
+
+// TestVideoUploadShowsAPoster: a video's pictures are the cover stored in
+// it where there is one, else a generated poster frame of the video's own
+// size (Go decodes no video frames).
+func TestVideoUploadShowsAPoster(t *testing.T) {
+	srv, _ := newMediaServer(t)
+	thumbnail := func(name string, data []byte) reply {
+		rep := do(t, uploadRequest(t, srv, validForm("").onlyFields().withFile("assetData", name, string(data)), keyAlice))
+		require.Equal(t, http.StatusCreated, rep.status, "%s", rep.body)
+		var res struct{ ID string }
+		rep.json(t, &res)
+		return waitForPicture(t, srv, "/api/asset/thumbnail/"+res.ID)
+	}
+	clip, err := fixtures.ReadFile(fixtures.ClipMP4)
+	require.NoError(t, err)
+	poster, _, _, err := pictures.PlaceholderPictures(pictures.Video, 64, 64)
+	require.NoError(t, err)
+	assert.Equal(t, poster, thumbnail(fixtures.ClipMP4, clip).body, "the poster of the clip's 64×64")
+
+	// The same clip with a cover in its movie's metadata, as editors write it.
+	cover := testJPEG(t, 320, 180)
+	meta := mp4Box("udta", mp4Box("meta", []byte{0, 0, 0, 0}, mp4Box("ilst", mp4Box("covr", mp4Box("data", []byte{0, 0, 0, 13, 0, 0, 0, 0}, cover)))))
+	withCover := append(mp4Box("ftyp", []byte("isom\x00\x00\x02\x00")), mp4Box("moov", mp4Box("mvhd", make([]byte, 100)), meta)...)
+	img := decodeImage(t, thumbnail("cover.mp4", withCover))
+	require.Equal(t, image.Rect(0, 0, 320, 180), img.Bounds())
+	got := color.RGBAModel.Convert(img.At(300, 90)).(color.RGBA)
+	assert.Greater(t, got.R, uint8(200), "the cover's red right side: %v", got)
+}
+
+// TestLivePhotoVideoIsKept: a live photo's video is kept beside its still:
+// a client plays it from its own file, byte for byte, and it gets its
+// pictures; a second still sharing the video keeps the first's file.
+func TestLivePhotoVideoIsKept(t *testing.T) {
+	srv, dir := newMediaServer(t)
+	still, err := fixtures.ReadFile(fixtures.LisbonHEIC)
+	require.NoError(t, err)
+	clip, err := fixtures.ReadFile(fixtures.ClipMP4)
+	require.NoError(t, err)
+	upload := func(stillName string, still []byte) string {
+		form := validForm("").onlyFields().withFile("assetData", stillName, string(still)).withFile("livePhotoData", "IMG_4022.MOV", string(clip))
+		rep := do(t, uploadRequest(t, srv, form, keyAlice))
+		require.Equal(t, http.StatusCreated, rep.status, "%s", rep.body)
+		var res struct{ ID string }
+		rep.json(t, &res)
+		var asset struct{ LivePhotoVideoID string }
+		do(t, newRequest(t, http.MethodGet, srv.URL+"/api/asset/"+res.ID, nil, "x-api-key", keyAlice)).json(t, &asset)
+		require.NotEmpty(t, asset.LivePhotoVideoID)
+		return asset.LivePhotoVideoID
+	}
+	video := upload("IMG_4022.HEIC", still)
+	orig := do(t, newRequest(t, http.MethodGet, srv.URL+"/api/asset/file/"+video, nil, "x-api-key", keyAlice))
+	require.Equal(t, http.StatusOK, orig.status)
+	assert.Equal(t, clip, orig.body, "the video, byte for byte")
+	waitForPicture(t, srv, "/api/asset/thumbnail/"+video)
+
+	assert.Equal(t, video, upload("IMG_4023.JPG", testJPEG(t, 64, 48)), "the same video")
+	orig = do(t, newRequest(t, http.MethodGet, srv.URL+"/api/asset/file/"+video, nil, "x-api-key", keyAlice))
+	assert.Equal(t, clip, orig.body)
+	originals, err := os.ReadDir(filepath.Join(dir, "originals"))
+	require.NoError(t, err)
+	assert.Len(t, originals, 3, "two stills and one video")
+	assert.Empty(t, arriving(dir))
+}
+
+// mp4Box is an MP4 box of type typ around content.
+func mp4Box(typ string, content ...[]byte) []byte {
+	body := bytes.Join(content, nil)
+	return append(append(binary.BigEndian.AppendUint32(nil, uint32(8+len(body))), typ...), body...)
 }
 
 // TestCloseWaitsForThePictures: Close returns once the queued pictures are

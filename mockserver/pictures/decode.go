@@ -7,6 +7,7 @@ import (
 	"image"
 	"image/jpeg"
 	"io"
+	"math"
 	"sync"
 
 	// The decoders of the other formats an upload's pictures are made from.
@@ -29,9 +30,17 @@ const DefaultMaxDecodePixels = 50_000_000
 // bound.
 var ErrTooLarge = errors.New("pictures: more pixels than the bound")
 
-// Decode decodes a picture (JPEG, PNG, GIF, WebP, BMP, TIFF) after checking
-// the size it declares against maxPixels.
+// Decode decodes a picture (JPEG, PNG, GIF, WebP, BMP, TIFF, HEIC) after
+// checking the size it declares against maxPixels.
 func Decode(r io.ReadSeeker, maxPixels int) (image.Image, error) {
+	head := make([]byte, 12)
+	n, _ := io.ReadFull(r, head)
+	if isHEIC(head[:n]) {
+		return decodeHEIC(r, maxPixels)
+	}
+	if _, err := r.Seek(0, io.SeekStart); err != nil {
+		return nil, fmt.Errorf("pictures: %w", err)
+	}
 	cfg, _, err := image.DecodeConfig(r)
 	if err != nil {
 		return nil, fmt.Errorf("pictures: %w", err)
@@ -113,19 +122,60 @@ func Placeholder(w, h int) *image.RGBA {
 	return img
 }
 
+// Kind is what a placeholder stands for.
+type Kind int
+
+// The kinds of placeholder: a still that cannot be decoded gets a soft grey
+// of its shape; a video, whose frames Go cannot decode, a generated poster
+// frame.
+const (
+	Still Kind = iota
+	Video
+)
+
+// Poster is the frame shown for a video without a cover picture: a dark
+// slate of the video's shape with a play button in its middle, so a grid
+// tells it from a photo that failed.
+func Poster(w, h int) *image.RGBA {
+	img := image.NewRGBA(image.Rect(0, 0, w, h))
+	cx, cy := float64(w)/2, float64(h)/2
+	r := float64(min(w, h)) / 6
+	for y := range h {
+		for x := range w {
+			v := uint8(40 + 24*(x+y)/max(1, w+h))
+			c := [3]uint8{v, v + 6, v + 14}
+			dx, dy := float64(x)+0.5-cx, float64(y)+0.5-cy
+			if dx*dx+dy*dy <= r*r {
+				c = [3]uint8{90, 98, 112} // the button
+				// The triangle pointing right, its tip at 0.6 r.
+				if tx := dx + 0.3*r; tx >= 0 && dx <= 0.6*r && math.Abs(dy) <= 0.5*r*(0.9*r-tx)/(0.9*r) {
+					c = [3]uint8{245, 245, 245}
+				}
+			}
+			i := y*img.Stride + 4*x
+			img.Pix[i], img.Pix[i+1], img.Pix[i+2], img.Pix[i+3] = c[0], c[1], c[2], 255
+		}
+	}
+	return img
+}
+
 // PlaceholderPictures are a placeholder's thumbnail (WEBP) and preview
-// (JPEG) for a picture of w×h, and its ThumbHash: encoded once per size in
-// the process, as they depend on nothing else.
-func PlaceholderPictures(w, h int) (thumb, preview, hash []byte, err error) {
+// (JPEG) for a picture of w×h, and its ThumbHash: encoded once per kind and
+// size in the process, as they depend on nothing else.
+func PlaceholderPictures(kind Kind, w, h int) (thumb, preview, hash []byte, err error) {
+	paint := Placeholder
+	if kind == Video {
+		paint = Poster
+	}
 	pw, ph := Fit(w, h, PreviewSide)
 	tw, th := Fit(w, h, ThumbnailSide)
-	v, _ := placeholders.LoadOrStore([4]int{tw, th, pw, ph}, &encodedPlaceholder{})
+	v, _ := placeholders.LoadOrStore([5]int{int(kind), tw, th, pw, ph}, &encodedPlaceholder{})
 	e := v.(*encodedPlaceholder)
 	e.once.Do(func() {
-		thumbImg := Placeholder(tw, th)
+		thumbImg := paint(tw, th)
 		e.hash = Hash(thumbImg)
 		if e.thumb, e.err = WebP(thumbImg); e.err == nil {
-			e.preview, e.err = JPEG(Placeholder(pw, ph))
+			e.preview, e.err = JPEG(paint(pw, ph))
 		}
 	})
 	return e.thumb, e.preview, e.hash, e.err
@@ -137,7 +187,7 @@ type encodedPlaceholder struct {
 	err                  error
 }
 
-var placeholders sync.Map // [4]int{thumb w, h, preview w, h} → *encodedPlaceholder
+var placeholders sync.Map // [5]int{kind, thumb w, h, preview w, h} → *encodedPlaceholder
 
 // maxEmbeddedScan bounds the file EmbeddedJPEG reads whole: RAW files carry
 // their previews anywhere in them. maxEmbeddedTries bounds the JPEG starts
