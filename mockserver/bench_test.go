@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"testing"
 	"time"
 
@@ -21,29 +22,46 @@ import (
 func BenchmarkUpload(b *testing.B) {
 	for _, size := range []int{100 << 10, 10 << 20} {
 		b.Run(fmt.Sprintf("%dKiB", size>>10), func(b *testing.B) {
-			h, err := New(Config{Dataset: testDataset, Now: testNow})
-			require.NoError(b, err)
-			content := make([]byte, size)
-			body, ct := validForm(string(content)).encode(b)
-			// The file's first bytes sit right after its part header; a
-			// counter there makes every upload new content.
-			at := bytes.Index(body, content[:64])
-			require.Positive(b, at)
-			b.SetBytes(int64(size))
-			b.ReportAllocs()
-			for i := 0; b.Loop(); i++ {
-				binary.LittleEndian.PutUint64(body[at:], uint64(i)+1)
-				r := httptest.NewRequestWithContext(b.Context(), http.MethodPost, "/api/asset/upload", bytes.NewReader(body))
-				r.Header.Set("Content-Type", ct)
-				r.Header.Set("x-api-key", keyAlice)
-				w := httptest.NewRecorder()
-				h.ServeHTTP(w, r)
-				if w.Code != http.StatusCreated {
-					b.Fatalf("status %d: %s", w.Code, w.Body)
-				}
-			}
+			benchmarkUpload(b, size, "")
 		})
 	}
+}
+
+// BenchmarkUploadKept measures uploads whose files are kept in a media
+// folder (MEDIASPEC_BENCH_MEDIA, else a temporary folder), their pictures
+// made: the benchmark ends once the last is made.
+func BenchmarkUploadKept(b *testing.B) {
+	dir := b.TempDir()
+	if d := os.Getenv("MEDIASPEC_BENCH_MEDIA"); d != "" {
+		dir = d
+	}
+	b.Run("100KiB", func(b *testing.B) { benchmarkUpload(b, 100<<10, dir) })
+}
+
+func benchmarkUpload(b *testing.B, size int, mediaDir string) {
+	h, err := New(Config{Dataset: testDataset, Now: testNow, MediaDir: mediaDir})
+	require.NoError(b, err)
+	defer Close(h)
+	content := make([]byte, size)
+	body, ct := validForm(string(content)).encode(b)
+	// The file's first bytes sit right after its part header; a
+	// counter there makes every upload new content.
+	at := bytes.Index(body, content[:64])
+	require.Positive(b, at)
+	b.SetBytes(int64(size))
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		binary.LittleEndian.PutUint64(body[at:], uint64(i)+1)
+		r := httptest.NewRequestWithContext(b.Context(), http.MethodPost, "/api/asset/upload", bytes.NewReader(body))
+		r.Header.Set("Content-Type", ct)
+		r.Header.Set("x-api-key", keyAlice)
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, r)
+		if w.Code != http.StatusCreated {
+			b.Fatalf("status %d: %s", w.Code, w.Body)
+		}
+	}
+	Close(h)
 }
 
 // BenchmarkSharedLinks measures the listing of the default user's links,
