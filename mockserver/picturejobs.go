@@ -189,9 +189,13 @@ func (s *server) decodeOriginal(id string, a model.AssetRecord) (img image.Image
 		if img, err := pictures.Decode(f, s.cfg.MaxDecodePixels); err == nil {
 			return pictures.Orient(img, orientation), 0, 0
 		}
-		// A RAW file: the preview its camera embedded, if any.
-		if img, err := pictures.EmbeddedJPEG(f, s.cfg.MaxDecodePixels); err == nil {
-			return pictures.Orient(img, orientation), 0, 0
+		// A RAW file: the preview its camera embedded, if any. A file named
+		// as a format Go decodes that failed to decode is broken, and is not
+		// read whole once more in search of one.
+		if !decodedByGo[strings.ToLower(path.Ext(a.OriginalFileName))] {
+			if img, err := pictures.EmbeddedJPEG(f, s.cfg.MaxDecodePixels); err == nil {
+				return pictures.Orient(img, orientation), 0, 0
+			}
 		}
 	case model.AssetVideo:
 		if st, err := f.Stat(); err == nil {
@@ -211,6 +215,12 @@ func (s *server) decodeOriginal(id string, a model.AssetRecord) (img image.Image
 		w, h = h, w
 	}
 	return nil, w, h
+}
+
+// decodedByGo are the extensions of the formats pictures.Decode reads.
+var decodedByGo = map[string]bool{
+	".jpg": true, ".jpeg": true, ".jpe": true, ".png": true, ".gif": true, ".webp": true, ".bmp": true,
+	".heic": true, ".heif": true, ".hif": true,
 }
 
 // originalTypes are the Content-Types the reference sends for an original,

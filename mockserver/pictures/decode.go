@@ -211,8 +211,8 @@ func EmbeddedJPEG(r io.ReadSeeker, maxPixels int) (image.Image, error) {
 	if _, err := r.Seek(0, io.SeekStart); err != nil {
 		return nil, fmt.Errorf("pictures: %w", err)
 	}
-	data, err := io.ReadAll(r)
-	if err != nil {
+	data := make([]byte, size)
+	if _, err := io.ReadFull(r, data); err != nil {
 		return nil, fmt.Errorf("pictures: %w", err)
 	}
 	best, bestPixels := -1, 0
