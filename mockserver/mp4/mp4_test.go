@@ -116,7 +116,47 @@ func TestReadRefuses(t *testing.T) {
 	}
 }
 
-// FuzzRead: no file makes Read panic, and a cover is never over its bound.
+// scan streams data through a Scanner in pieces of n bytes.
+func scan(data []byte, n int) (Info, error) {
+	var s Scanner
+	for len(data) > 0 {
+		k := min(n, len(data))
+		_, _ = s.Write(data[:k])
+		data = data[k:]
+	}
+	return s.Info()
+}
+
+// TestScannerReadsAsItStreams: streamed in pieces of any size, a file
+// reads as Read reads it; a movie header after a gigabyte of media is read
+// without the media being kept.
+func TestScannerReadsAsItStreams(t *testing.T) {
+	clip, err := fixtures.ReadFile(fixtures.ClipMP4)
+	require.NoError(t, err)
+	want := read(t, clip)
+	for _, n := range []int{1, 3, 7, 64, 4096, len(clip)} {
+		got, err := scan(clip, n)
+		require.NoError(t, err, "pieces of %d", n)
+		assert.Equal(t, want.String(), got.String(), "pieces of %d", n)
+	}
+
+	var s Scanner
+	_, _ = s.Write(box("ftyp", []byte("qt  \x00\x00\x00\x00")))
+	_, _ = s.Write(append(u32(1), "mdat"...))
+	_, _ = s.Write(u64(16 + 1<<30))
+	piece := make([]byte, 1<<20)
+	for range 1 << 10 {
+		_, _ = s.Write(piece)
+	}
+	_, _ = s.Write(box("moov", mvhd0(3786955200, 1000, 90_000), track("vide", 3840, 2160)))
+	info, err := s.Info()
+	require.NoError(t, err)
+	assert.Equal(t, Info{Created: time.Date(2024, 1, 1, 12, 0, 0, 0, time.UTC), Duration: 90 * time.Second, Width: 3840, Height: 2160}.String(), info.String())
+	assert.Less(t, cap(s.buf), 1<<10, "the media was not kept")
+}
+
+// FuzzRead: no file makes Read or a Scanner panic or disagree, and a cover
+// is never over its bound.
 func FuzzRead(f *testing.F) {
 	for _, name := range fixtures.Names() {
 		data, err := fixtures.ReadFile(name)
@@ -130,6 +170,11 @@ func FuzzRead(f *testing.F) {
 		info, err := Read(bytes.NewReader(data), int64(len(data)))
 		if err == nil && len(info.Cover) > MaxCover {
 			t.Fatalf("a cover of %d bytes", len(info.Cover))
+		}
+		// Streamed in odd pieces, the same file reads the same.
+		streamed, serr := scan(data, 5)
+		if (err == nil) != (serr == nil) || info.String() != streamed.String() {
+			t.Fatalf("Read: %v %v; streamed: %v %v", info, err, streamed, serr)
 		}
 	})
 }
