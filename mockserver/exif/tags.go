@@ -157,7 +157,7 @@ func (t *tags) exif() *model.Exif {
 		x.Orientation = str(strconv.Itoa(t.orientation))
 	}
 	x.ExposureTime = str(exposureTime(t.exposure))
-	x.FNumber = positive(t.fNumber)
+	x.FNumber = positive(fNumber(t.fNumber))
 	x.FocalLength = positive(t.focalLength)
 	x.ISO = positive(float64(t.iso))
 
@@ -183,6 +183,8 @@ func (t *tags) exif() *model.Exif {
 		x.TimeZone = str(zoneName(zoneOriginal))
 	}
 	if lat, lon, ok := t.position(); ok {
+		// As exiftool prints them: 15 significant digits.
+		lat, lon = significant(lat), significant(lon)
 		x.Latitude, x.Longitude, set = &lat, &lon, true
 	}
 	if !set {
@@ -219,6 +221,26 @@ func (t *tags) position() (lat, lon float64, ok bool) {
 		return 0, 0, false
 	}
 	return lat, lon, true
+}
+
+// fNumber rounds an f-number as exiftool prints it, and the reference
+// stores it: one decimal ("1.8" for 1.78), two below 1.
+func fNumber(f float64) float64 {
+	if !(f > 0) || math.IsInf(f, 0) {
+		return 0
+	}
+	digits := 1
+	if f < 1 {
+		digits = 2
+	}
+	v, _ := strconv.ParseFloat(strconv.FormatFloat(f, 'f', digits, 64), 64)
+	return v
+}
+
+// significant rounds f to the 15 significant digits exiftool prints.
+func significant(f float64) float64 {
+	v, _ := strconv.ParseFloat(strconv.FormatFloat(f, 'g', 15, 64), 64)
+	return v
 }
 
 // exposureTime prints an exposure time in seconds as exiftool does: "1/N"
