@@ -16,7 +16,7 @@ Feature: Uploaded assets in shared links
     When I list my shared links
     Then the link holds that photo
     And the photo shows the file name "IMG_4021.JPG" and the checksum of the bytes I sent
-    And the photo is an IMAGE of mine, with the device ids and dates I sent
+    And the photo is an IMAGE of mine, with the device ids and modification date I sent
     And the photo, read on its own, names in its EXIF its camera, make "Apple" and model "iPhone 15 Pro", and the size of the file
 
     Examples:

@@ -63,8 +63,29 @@ Feature: Uploading an asset
       | isArchived    | true          | isArchived    | true                     |
       | isOffline     | true          | isOffline     | true                     |
       | duration      | 0:00:05.00000 | duration      | 0:00:05.00000            |
-      | fileCreatedAt | 2024-05-30    | fileCreatedAt | 2024-05-30T00:00:00.000Z |
-      | fileCreatedAt | 2024-05-30    | localDateTime | 2024-05-30T00:00:00.000Z |
+
+  Scenario Outline: A file that says nothing of when it was made keeps the dates sent
+    When I upload a new photo "Screenshot_20240301-091500.png" with "fileCreatedAt" set to "2024-05-30"
+    Then the upload is accepted as new
+    And the new asset's "<field>" is "2024-05-30T00:00:00.000Z"
+
+    Examples:
+      | field         |
+      | fileCreatedAt |
+      | localDateTime |
+
+  Scenario Outline: A photo's capture time replaces the date sent
+    The reference reads the EXIF's DateTimeOriginal and OffsetTimeOriginal (19:42:07 at +01:00)
+    after the upload: fileCreatedAt becomes that instant, localDateTime its wall clock.
+
+    When I upload a new photo "IMG_4021.JPG" with "fileCreatedAt" set to "2024-05-30"
+    Then the upload is accepted as new
+    And the new asset's "<field>" becomes "<taken>"
+
+    Examples:
+      | field         | taken                    |
+      | fileCreatedAt | 2023-06-14T19:42:07.000Z |
+      | localDateTime | 2023-06-14T20:42:07.000Z |
 
   Scenario: Text parts the API does not know are ignored
     When I upload a new photo "IMG_4021.JPG" with "albumName" set to "Summer in Lisbon"

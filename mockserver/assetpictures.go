@@ -150,6 +150,11 @@ func servePicture(w http.ResponseWriter, r *http.Request, src pictureSource, kin
 // serveKept answers a picture the media folder keeps for an upload (its
 // original, or a made thumbnail or preview), and says whether it did.
 func (s *server) serveKept(w http.ResponseWriter, r *http.Request, src pictureSource, kind pictureKind) bool {
+	if kind != kindOriginal && src.thumbhash == nil {
+		// Made, perhaps, but not yet on the asset: a client that saw the
+		// picture would find the asset without its thumbhash.
+		return false
+	}
 	path, contentType := s.media.thumb(src.id), "image/webp"
 	switch kind {
 	case kindPreview:

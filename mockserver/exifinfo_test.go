@@ -58,16 +58,22 @@ func TestUploadedEXIFIsListed(t *testing.T) {
 			assert.EqualValues(t, len(content), *e.FileSizeInByte)
 		})
 	}
-	t.Run("a file without EXIF has its size only", func(t *testing.T) {
+	t.Run("a file without EXIF has the form's dates and its own size", func(t *testing.T) {
 		content, err := fixtures.ReadFile(fixtures.ScreenshotPNG)
 		require.NoError(t, err)
 		f := validForm(string(content))
 		f.files[0].filename = fixtures.ScreenshotPNG
 		requireUpload(t, srv, f, keyAlice, http.StatusCreated)
 		a := listAssets(t, srv, keyAlice)[0]
-		assert.False(t, a.HasMetadata)
-		assert.Nil(t, a.ExifInfo.Make)
-		assert.EqualValues(t, len(content), *a.ExifInfo.FileSizeInByte)
+		assert.True(t, a.HasMetadata, "the file was read, as the reference reads every file")
+		e := a.ExifInfo
+		assert.Nil(t, e.Make)
+		assert.Nil(t, e.TimeZone)
+		assert.Equal(t, "", deref(e.Description))
+		assert.Equal(t, [2]float64{320, 200}, [2]float64{deref(e.ExifImageWidth), deref(e.ExifImageHeight)}, "the PNG's own size")
+		require.NotNil(t, e.DateTimeOriginal)
+		assert.Equal(t, "2026-11-01T09:30:00Z", e.DateTimeOriginal.Format("2006-01-02T15:04:05Z07:00"), "the form's fileCreatedAt")
+		assert.EqualValues(t, len(content), *e.FileSizeInByte)
 	})
 }
 

@@ -24,6 +24,7 @@ import (
 
 	"github.com/mediaspec/mediaspec/mockserver/exif"
 	"github.com/mediaspec/mediaspec/mockserver/model"
+	"github.com/mediaspec/mediaspec/mockserver/mp4"
 )
 
 // Limits on what one upload may carry, each answered with a clear 400.
@@ -133,6 +134,8 @@ type filePart struct {
 	sum      [20]byte
 	size     int64
 	head     []byte
+	// video read the boxes of a video file as it streamed past.
+	video *mp4.Scanner
 }
 
 // upload is a multipart upload, read but not yet validated as a whole.
@@ -320,6 +323,8 @@ func (up *upload) readFile(part *multipart.Part, bufs *uploadBuffers, m *media) 
 		slot, allowed = &up.live, func(ext string) bool { return model.AssetTypeOf(ext) == model.AssetVideo }
 	case "sidecarData":
 		slot, allowed = &up.sidecar, func(ext string) bool { return ext == ".xmp" }
+		// One byte more than a sidecar is read at, to tell one too large.
+		hw = &headWriter{max: exif.MaxXMP + 1}
 	}
 	if slot == nil || *slot != nil {
 		return errorf(http.StatusBadRequest, "Unexpected field")
@@ -332,7 +337,13 @@ func (up *upload) readFile(part *multipart.Part, bufs *uploadBuffers, m *media) 
 		return errorf(http.StatusBadRequest, "Unsupported file type %s", filename)
 	}
 	h := sha1.New()
+	var video *mp4.Scanner
 	var dst io.Writer = io.MultiWriter(h, hw)
+	if model.AssetTypeOf(strings.ToLower(path.Ext(filename))) == model.AssetVideo {
+		// Its movie header may come after the media: read as it passes.
+		video = &mp4.Scanner{SkipCover: true}
+		dst = io.MultiWriter(h, hw, video)
+	}
 	kept := (*string)(nil) // where the file arrives in the media folder
 	switch {
 	case m == nil:
@@ -350,7 +361,7 @@ func (up *upload) readFile(part *multipart.Part, bufs *uploadBuffers, m *media) 
 		defer done()
 		bufs.file.Reset(f)
 		defer bufs.file.Reset(nil)
-		dst = io.MultiWriter(h, hw, bufs.file)
+		dst = io.MultiWriter(dst, bufs.file)
 	}
 	n, err := io.CopyBuffer(dst, part, bufs.copy)
 	if errors.Is(err, syscall.ENOSPC) {
@@ -369,7 +380,7 @@ func (up *upload) readFile(part *multipart.Part, bufs *uploadBuffers, m *media) 
 			return internal(fmt.Errorf("writing the upload's file: %w", err))
 		}
 	}
-	f := &filePart{filename: filename, size: n, head: hw.b}
+	f := &filePart{filename: filename, size: n, head: hw.b, video: video}
 	h.Sum(f.sum[:0])
 	*slot = f
 	return nil
@@ -509,23 +520,37 @@ func parseDate(v string) (time.Time, bool) {
 // records makes the stored asset of the upload, and the hidden video of a
 // live photo if it has one. The store gives them their ids and times.
 func (up *upload) records(owner string) (asset model.AssetRecord, live *model.AssetRecord) {
-	asset = up.record(owner, up.asset, model.AssetTypeOf(strings.ToLower(path.Ext(up.asset.filename))), up.isVisible)
+	asset = up.record(owner, up.asset, up.asset.filename, model.AssetTypeOf(strings.ToLower(path.Ext(up.asset.filename))), up.isVisible)
+	up.readMetadata(&asset, up.asset, up.sidecar)
 	if up.live != nil {
-		v := up.record(owner, up.live, model.AssetVideo, false)
+		v := up.record(owner, up.live, liveVideoName(up.asset.filename, up.live.filename), model.AssetVideo, false)
+		up.readMetadata(&v, up.live, nil)
 		live = &v
 	}
 	return asset, live
 }
 
-func (up *upload) record(owner string, f *filePart, typ string, visible bool) model.AssetRecord {
+// liveVideoName is the name of a live photo's video, as the reference gives
+// it: the still's, with the video's extension (IMG_4022.HEIC and
+// VID_0001.mov make IMG_4022.mov), within the bound of a file name.
+func liveVideoName(still, video string) string {
+	base, ext := strings.TrimSuffix(still, path.Ext(still)), path.Ext(video)
+	for len(base)+len(ext) > maxFileNameBytes {
+		_, size := utf8.DecodeLastRuneInString(base)
+		base = base[:len(base)-size]
+	}
+	return base + ext
+}
+
+func (up *upload) record(owner string, f *filePart, name, typ string, visible bool) model.AssetRecord {
 	created := up.fileCreatedAt.UTC()
 	a := model.AssetRecord{
 		OwnerID:          owner,
 		DeviceAssetID:    up.deviceAssetID,
 		DeviceID:         up.deviceID,
 		Type:             typ,
-		OriginalPath:     fmt.Sprintf("upload/library/%s/%s/%s/%s", owner, created.Format("2006"), created.Format(time.DateOnly), f.filename),
-		OriginalFileName: f.filename,
+		OriginalPath:     fmt.Sprintf("upload/library/%s/%s/%s/%s", owner, created.Format("2006"), created.Format(time.DateOnly), name),
+		OriginalFileName: name,
 		Checksum:         base64.StdEncoding.EncodeToString(f.sum[:]),
 		Duration:         up.duration,
 		FileCreatedAt:    model.At(up.fileCreatedAt),
@@ -536,7 +561,6 @@ func (up *upload) record(owner string, f *filePart, typ string, visible bool) mo
 		IsOffline:        up.isOffline,
 		IsVisible:        visible,
 	}
-	a.ExifInfo, a.HasMetadata = exifInfo(f.head, f.size)
 	return a
 }
 

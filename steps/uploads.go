@@ -223,6 +223,10 @@ func (s *scenario) registerUploads(sc *godog.ScenarioContext) {
 	sc.Step(`^the upload is accepted as new$`, s.acceptedAsNew)
 	sc.Step(`^the still's live photo video is a VIDEO with the checksum of the video I sent$`, s.liveVideoKept)
 	sc.Step(`^the new asset's "([^"]*)" is "([^"]*)"$`, s.assetFieldIs)
+	// What a server reads from the file may come a while after the upload.
+	sc.Step(`^the new asset's "([^"]*)" becomes "([^"]*)"$`, func(ctx context.Context, field, want string) error {
+		return s.settle(ctx, func() error { return s.assetFieldIs(ctx, field, want) })
+	})
 	sc.Step(`^the answer's id is a UUID$`, func() error {
 		if s.last == nil {
 			return fmt.Errorf("no request was sent")

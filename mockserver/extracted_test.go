@@ -1,0 +1,203 @@
+package mockserver
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"maps"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/mediaspec/mediaspec/fixtures"
+)
+
+// extractedPath holds what the reference showed for each fixture file
+// uploaded to it, read back once its metadata job had run.
+const extractedPath = "../../shared/reference/extracted.json"
+
+type extractedCase struct {
+	Case   string `json:"case"`
+	Upload struct {
+		Status    int  `json:"status"`
+		Duplicate bool `json:"duplicate"`
+	} `json:"upload"`
+	Asset          map[string]any `json:"asset"`
+	LivePhotoVideo map[string]any `json:"livePhotoVideo"`
+}
+
+// masked are the fields the reference's record masks or labels: ids,
+// server paths, the owner, the time of the upload. livePhotoVideoId is
+// compared as present or not.
+var masked = []string{"id", "ownerId", "owner", "originalPath", "updatedAt", "livePhotoVideoId"}
+
+// deliberate are the fields where the mock answers otherwise on purpose,
+// by case ("" for every case), each with why; the README's table "Where
+// the mock differs from the reference" names each.
+var deliberate = map[string]map[string]string{
+	"": {
+		"thumbhash":     "the mock's ThumbHash is made from its own resized picture: the same picture, other bytes",
+		"exifInfo.city": "the mock names places from its 182-city gazetteer, the reference from 200,000 GeoNames places",
+	},
+	"DSC05678.ARW as is": {
+		"exifInfo.exifImageWidth":  "the mock gives the size the camera's EXIF declares (ExifImageWidth), the reference the size of the RAW's first image",
+		"exifInfo.exifImageHeight": "the mock gives the size the camera's EXIF declares (ExifImageHeight), the reference the size of the RAW's first image",
+	},
+	"IMG_4022.HEIC as is": {
+		"resized":   "the mock decodes HEIC and makes its pictures; the reference's build could not",
+		"thumbhash": "the mock decodes HEIC and makes its pictures; the reference's build could not",
+	},
+	"IMG_4022.HEIC as a live photo": {
+		"resized":                  "the mock decodes HEIC and makes its pictures; the reference's build could not",
+		"thumbhash":                "the mock decodes HEIC and makes its pictures; the reference's build could not",
+		"livePhotoVideo.resized":   "the mock makes the video's poster; the reference had not yet",
+		"livePhotoVideo.thumbhash": "the mock makes the video's poster; the reference had not yet",
+	},
+	"VID_20240101_120000.mp4 as is": {
+		"thumbhash": "the mock's poster has a ThumbHash; the reference gave its video thumbnail none",
+	},
+}
+
+// differs is why the mock answers path otherwise in case c, or "".
+func differs(c, path string) string {
+	for prefix, fields := range deliberate {
+		if prefix == "" || strings.HasPrefix(c, prefix) {
+			if why := fields[path]; why != "" {
+				return why
+			}
+		}
+	}
+	return ""
+}
+
+// TestUploadsReadAsTheReference: every fixture file uploaded as the
+// reference's was (as is, with its sidecar, as a live photo) reads back
+// with the fields the reference showed, but for the deliberate
+// differences.
+func TestUploadsReadAsTheReference(t *testing.T) {
+	raw, err := os.ReadFile(extractedPath)
+	if err != nil {
+		t.Skipf("../shared is absent (%v): the reference's extracted metadata is needed", err)
+	}
+	var doc struct {
+		Cases []extractedCase `json:"cases"`
+	}
+	require.NoError(t, json.Unmarshal(raw, &doc))
+	require.Len(t, doc.Cases, 8)
+	read := func(name string) string {
+		b, err := fixtures.ReadFile(name)
+		require.NoError(t, err)
+		return string(b)
+	}
+	// A 24-byte free box, as the reference's live photo case appends to
+	// both files so that their checksums are new.
+	free := string(append([]byte{0, 0, 0, 24, 'f', 'r', 'e', 'e'}, make([]byte, 16)...))
+	for _, c := range doc.Cases {
+		t.Run(c.Case, func(t *testing.T) {
+			srv, _ := newMediaServer(t)
+			f := form{fields: [][2]string{
+				{"deviceAssetId", c.Asset["deviceAssetId"].(string)},
+				{"deviceId", "fixtures"},
+				{"fileCreatedAt", "2024-05-30T10:00:00.000Z"},
+				{"fileModifiedAt", "2024-05-30T10:00:00.000Z"},
+			}}
+			name, _, _ := strings.Cut(c.Case, " ")
+			checksums := true
+			switch {
+			case strings.HasSuffix(c.Case, " as is"):
+				f = f.withFile("assetData", name, read(name))
+			case strings.Contains(c.Case, "sidecar"):
+				checksums = false // random bytes
+				f = f.withFile("assetData", name, read(name)+"sixteen bytes..!").
+					withFile("sidecarData", fixtures.LisbonXMP, read(fixtures.LisbonXMP))
+			case strings.Contains(c.Case, "live photo"):
+				checksums = false // the reference's free boxes were not empty
+				f = f.withFile("assetData", name, read(name)+free).
+					withFile("livePhotoData", fixtures.ClipMP4, read(fixtures.ClipMP4)+free)
+			default:
+				t.Fatalf("a case this test does not know how to upload: %s", c.Case)
+			}
+			rep := do(t, uploadRequest(t, srv, f, keyAlice))
+			require.Equal(t, c.Upload.Status, rep.status, "%s", rep.body)
+			var res struct {
+				ID        string
+				Duplicate bool
+			}
+			rep.json(t, &res)
+			assert.Equal(t, c.Upload.Duplicate, res.Duplicate)
+			// The reference's record was read after its jobs ran.
+			waitForPicture(t, srv, "/api/asset/thumbnail/"+res.ID)
+			got := getAsset(t, srv, res.ID)
+			want := c.Asset
+			if c.LivePhotoVideo != nil {
+				require.NotNil(t, got["livePhotoVideoId"])
+				id := got["livePhotoVideoId"].(string)
+				waitForPicture(t, srv, "/api/asset/thumbnail/"+id)
+				got["livePhotoVideo"] = getAsset(t, srv, id)
+				want = maps.Clone(want)
+				want["livePhotoVideo"] = c.LivePhotoVideo
+			}
+			wantFlat, gotFlat := flatten("", want), flatten("", got)
+			for _, path := range slices.Sorted(maps.Keys(wantFlat)) {
+				w := wantFlat[path]
+				last := path[strings.LastIndex(path, ".")+1:]
+				if slices.Contains(masked, strings.TrimPrefix(path, "livePhotoVideo.")) || strings.Contains(path, "owner.") {
+					if last == "livePhotoVideoId" {
+						assert.Equal(t, w == nil, gotFlat[path] == nil, "%s: present or not", path)
+					}
+					continue
+				}
+				if last == "checksum" && !checksums {
+					continue
+				}
+				g, ok := gotFlat[path]
+				if why := differs(c.Case, path); why != "" {
+					if fmt.Sprint(w) != fmt.Sprint(g) {
+						t.Logf("%s: the reference %v, the mock %v: %s", path, w, g, why)
+					}
+					continue
+				}
+				if assert.True(t, ok, "%s is missing: the reference has %v", path, w) {
+					assert.Equal(t, fmt.Sprint(w), fmt.Sprint(g), "%s", path)
+				}
+			}
+		})
+	}
+}
+
+// getAsset is GET /api/asset/{id} as the owner sees it.
+func getAsset(t *testing.T, srv *httptest.Server, id string) map[string]any {
+	t.Helper()
+	rep := do(t, newRequest(t, http.MethodGet, srv.URL+"/api/asset/"+id, nil, "x-api-key", keyAlice))
+	require.Equal(t, http.StatusOK, rep.status, "%s", rep.body)
+	var a map[string]any
+	rep.json(t, &a)
+	return a
+}
+
+// flatten turns nested objects into dotted paths; arrays and values stay
+// as they are.
+func flatten(prefix string, v map[string]any) map[string]any {
+	out := map[string]any{}
+	for k, x := range v {
+		p := k
+		if prefix != "" {
+			p = prefix + "." + k
+		}
+		if m, ok := x.(map[string]any); ok {
+			maps.Copy(out, flatten(p, m))
+			continue
+		}
+		if b, err := json.Marshal(x); err == nil && bytes.HasPrefix(b, []byte("[")) {
+			x = string(b)
+		}
+		out[p] = x
+	}
+	return out
+}

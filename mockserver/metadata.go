@@ -1,0 +1,224 @@
+package mockserver
+
+import (
+	"bytes"
+	"fmt"
+	"image"
+	"image/gif"
+	"image/jpeg"
+	"image/png"
+	"io"
+	"strconv"
+	"strings"
+	"time"
+
+	"golang.org/x/image/bmp"
+	"golang.org/x/image/webp"
+
+	"github.com/mediaspec/mediaspec/mockserver/exif"
+	"github.com/mediaspec/mediaspec/mockserver/gazetteer"
+	"github.com/mediaspec/mediaspec/mockserver/model"
+)
+
+// readMetadata sets what the reference's metadata job derives from an
+// uploaded file on its asset, at once: the mock's answer to the next
+// request is already final. In order:
+//
+//   - the file's EXIF (JPEG, HEIC, TIFF-based RAW, PNG, WebP), or a video's
+//     boxes (creation time, size, duration, location);
+//   - an XMP sidecar's values over them (the still's only);
+//   - the picture's own size where EXIF gives none (PNG, GIF, WebP, BMP);
+//   - the zone: the file's offset tags, else the zone of its GPS position,
+//     else none; a sidecar's capture time takes the zone of the position,
+//     else its own offset;
+//   - the place its position names, and the form's dates where the file
+//     has none.
+//
+// The capture time then becomes fileCreatedAt, and its wall clock in its
+// zone localDateTime; a video's duration replaces the form's. A file with
+// no metadata, or metadata that lies (a year 0000, a position off the
+// globe, an offset of +25:00), keeps the form's values for those fields.
+func (up *upload) readMetadata(a *model.AssetRecord, f *filePart, sidecar *filePart) {
+	x := &model.Exif{}
+	if e, err := exif.Read(f.head); err == nil {
+		x = e
+	}
+	zoneFromGPS := x.TimeZone == nil // no offset tag: the position may tell
+	if f.video != nil {
+		if info, err := f.video.Info(); err == nil {
+			if info.Width > 0 && info.Height > 0 {
+				w, h := float64(info.Width), float64(info.Height)
+				x.ExifImageWidth, x.ExifImageHeight = &w, &h
+			}
+			if !info.Created.IsZero() && model.InRange(info.Created) {
+				// QuickTime writes its times in UTC.
+				created := model.At(info.Created)
+				x.DateTimeOriginal, x.ModifyDate, x.TimeZone = created.Ptr(), created.Ptr(), ptr("UTC")
+				zoneFromGPS = false
+			}
+			if info.HasLocation {
+				x.Latitude, x.Longitude = &info.Latitude, &info.Longitude
+			}
+			if info.Duration > 0 {
+				a.Duration = videoDuration(info.Duration)
+			}
+			x.Orientation = ptr("1")
+		}
+	}
+	if sidecar != nil {
+		if s, err := exif.ReadXMP(sidecar.head); err == nil {
+			overlay(x, &s.Exif)
+			if s.Exif.DateTimeOriginal != nil {
+				x.TimeZone, zoneFromGPS = nil, true
+				if s.ZoneFromOffset != "" {
+					x.TimeZone = &s.ZoneFromOffset
+				}
+			}
+		}
+	}
+	if x.ExifImageWidth == nil {
+		if w, h, ok := pictureSize(f.head); ok {
+			x.ExifImageWidth, x.ExifImageHeight = &w, &h
+		}
+	}
+	if x.Latitude != nil && x.Longitude != nil {
+		if zoneFromGPS {
+			if zone, ok := gazetteer.ZoneAt(*x.Latitude, *x.Longitude); ok {
+				// A capture time without its own offset is a wall clock there.
+				if x.TimeZone == nil && x.DateTimeOriginal != nil {
+					x.DateTimeOriginal = inZone(*x.DateTimeOriginal, zone).Ptr()
+				}
+				x.TimeZone = &zone
+			}
+		}
+		if city, state, country, ok := gazetteer.Locate(*x.Latitude, *x.Longitude); ok && x.City == nil {
+			x.City, x.State, x.Country = &city, &state, &country
+		}
+	}
+	if x.Description == nil {
+		x.Description = ptr("")
+	}
+	if x.DateTimeOriginal == nil {
+		x.DateTimeOriginal = model.At(up.fileCreatedAt).Ptr()
+	}
+	if x.ModifyDate == nil {
+		x.ModifyDate = model.At(up.fileModifiedAt).Ptr()
+	}
+	size := f.size
+	x.FileSizeInByte = &size
+	a.ExifInfo, a.HasMetadata = x, true
+	a.FileCreatedAt = *x.DateTimeOriginal
+	a.LocalDateTime = model.At(wallClock(x.DateTimeOriginal.Time, x.TimeZone))
+}
+
+// overlay sets on x every field s sets.
+func overlay(x, s *model.Exif) {
+	for _, f := range []struct{ dst, src **string }{
+		{&x.Make, &s.Make}, {&x.Model, &s.Model}, {&x.Orientation, &s.Orientation}, {&x.LensModel, &s.LensModel},
+		{&x.ExposureTime, &s.ExposureTime}, {&x.Description, &s.Description},
+	} {
+		if *f.src != nil {
+			*f.dst = *f.src
+		}
+	}
+	for _, f := range []struct{ dst, src **float64 }{
+		{&x.ExifImageWidth, &s.ExifImageWidth}, {&x.ExifImageHeight, &s.ExifImageHeight}, {&x.FNumber, &s.FNumber},
+		{&x.FocalLength, &s.FocalLength}, {&x.ISO, &s.ISO}, {&x.Latitude, &s.Latitude}, {&x.Longitude, &s.Longitude},
+	} {
+		if *f.src != nil {
+			*f.dst = *f.src
+		}
+	}
+	if s.DateTimeOriginal != nil {
+		x.DateTimeOriginal = s.DateTimeOriginal
+	}
+	if s.ModifyDate != nil {
+		x.ModifyDate = s.ModifyDate
+	}
+}
+
+// inZone is the instant at which the wall clock of t (read as UTC) shows
+// in the named zone.
+func inZone(t model.Time, zone string) model.Time {
+	loc, err := gazetteer.Location(zone)
+	if err != nil {
+		return t
+	}
+	u := t.Time.UTC()
+	return model.At(time.Date(u.Year(), u.Month(), u.Day(), u.Hour(), u.Minute(), u.Second(), u.Nanosecond(), loc))
+}
+
+// wallClock is the reference's localDateTime: the wall clock of t in its
+// zone, written as if it were UTC. Without a zone it is t.
+func wallClock(t time.Time, zone *string) time.Time {
+	if zone == nil {
+		return t.UTC()
+	}
+	loc, ok := zoneLocation(*zone)
+	if !ok {
+		return t.UTC()
+	}
+	w := t.In(loc)
+	return time.Date(w.Year(), w.Month(), w.Day(), w.Hour(), w.Minute(), w.Second(), w.Nanosecond(), time.UTC)
+}
+
+// zoneLocation reads a zone as the reference names it: "UTC", "UTC+9",
+// "UTC-3:30", or an IANA name.
+func zoneLocation(name string) (*time.Location, bool) {
+	if name == "UTC" {
+		return time.UTC, true
+	}
+	if rest, ok := strings.CutPrefix(name, "UTC"); ok && len(rest) > 1 && (rest[0] == '+' || rest[0] == '-') {
+		hours, minutes, _ := strings.Cut(rest[1:], ":")
+		h, errH := strconv.Atoi(hours)
+		m, errM := 0, error(nil)
+		if minutes != "" {
+			m, errM = strconv.Atoi(minutes)
+		}
+		if errH != nil || errM != nil || h > 14 || m > 59 {
+			return nil, false
+		}
+		offset := h*3600 + m*60
+		if rest[0] == '-' {
+			offset = -offset
+		}
+		return time.FixedZone(name, offset), true
+	}
+	loc, err := gazetteer.Location(name)
+	return loc, err == nil
+}
+
+// videoDuration writes a duration as the reference does for a video it
+// has read: "00:00:01.000".
+func videoDuration(d time.Duration) string {
+	ms := d.Milliseconds()
+	return fmt.Sprintf("%02d:%02d:%02d.%03d", ms/3_600_000, ms/60_000%60, ms/1000%60, ms%1000)
+}
+
+// pictureSize is the size a picture's header declares, for the formats
+// whose size EXIF may not give. HEIC is not asked: its decoder is not one
+// to call here.
+func pictureSize(head []byte) (w, h float64, ok bool) {
+	var decode func(io.Reader) (image.Config, error)
+	switch {
+	case bytes.HasPrefix(head, []byte("\x89PNG\r\n\x1a\n")):
+		decode = png.DecodeConfig
+	case bytes.HasPrefix(head, []byte("GIF8")):
+		decode = gif.DecodeConfig
+	case bytes.HasPrefix(head, []byte("\xff\xd8\xff")):
+		decode = jpeg.DecodeConfig
+	case len(head) >= 12 && string(head[:4]) == "RIFF" && string(head[8:12]) == "WEBP":
+		decode = webp.DecodeConfig
+	case bytes.HasPrefix(head, []byte("BM")):
+		decode = bmp.DecodeConfig
+	default:
+		return 0, 0, false
+	}
+	cfg, err := decode(bytes.NewReader(head))
+	if err != nil || cfg.Width < 1 || cfg.Height < 1 {
+		return 0, 0, false
+	}
+	return float64(cfg.Width), float64(cfg.Height), true
+}
+
+func ptr[T any](v T) *T { return &v }
