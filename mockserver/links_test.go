@@ -308,3 +308,32 @@ func TestHugeIDLists(t *testing.T) {
 	rep.json(t, &res)
 	assert.Len(t, res.Results, n/2)
 }
+
+// TestListedAlbumFlags: a link's album shows the flags the album
+// operations show: shared once it has a link, even without users, and the
+// order of its assets.
+func TestListedAlbumFlags(t *testing.T) {
+	srv := newTestServer(t)
+	rep := controlJSON(t, srv, http.MethodPost, "/api/albums", keyAlice, map[string]any{"albumName": "Only a link"})
+	require.Equal(t, http.StatusCreated, rep.status, "%s", rep.body)
+	var album struct {
+		ID     string
+		Shared bool
+		Order  string
+	}
+	rep.json(t, &album)
+	assert.False(t, album.Shared, "no users, no link")
+	assert.Equal(t, "desc", album.Order)
+	rep = controlJSON(t, srv, http.MethodPost, "/api/shared-links", keyAlice, map[string]any{"type": "ALBUM", "albumId": album.ID})
+	require.Equal(t, http.StatusCreated, rep.status, "%s", rep.body)
+	for _, l := range listLinks(t, srv, keyAlice) {
+		if l.Album != nil && l.Album.ID == album.ID {
+			assert.True(t, l.Album.Shared, "shared: it has a link")
+			assert.True(t, l.Album.HasSharedLink)
+			require.NotNil(t, l.Album.Order)
+			assert.Equal(t, "desc", *l.Album.Order)
+			return
+		}
+	}
+	t.Fatal("the album's link is not listed")
+}

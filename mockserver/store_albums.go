@@ -40,7 +40,6 @@ func (st *state) assetShown(a *model.AssetRecord, look assetLook) model.Asset {
 // own assets).
 func (st *state) albumShown(al *model.AlbumRecord, viewer string, withAssets bool, order func(a, b *model.AssetRecord) int, look assetLook) model.Album {
 	v := st.albumView(al)
-	v.Shared = len(al.AlbumUsers) > 0 || st.albumLinks[al.ID] > 0
 	v.LastModifiedAssetTimestamp = nil
 	v.Assets = []model.Asset{}
 	if !withAssets {

@@ -96,14 +96,14 @@ func (st *state) albumView(al *model.AlbumRecord) model.Album {
 		CreatedAt:             al.CreatedAt,
 		UpdatedAt:             al.UpdatedAt,
 		AlbumThumbnailAssetID: al.AlbumThumbnailAssetID,
-		Shared:                len(al.AlbumUsers) > 0,
+		Shared:                len(al.AlbumUsers) > 0 || st.albumLinks[al.ID] > 0,
 		AlbumUsers:            make([]model.AlbumUser, 0, len(al.AlbumUsers)),
 		HasSharedLink:         st.albumLinks[al.ID] > 0,
 		Assets:                make([]model.Asset, 0, len(al.AssetIDs)),
 		Owner:                 st.userByID[al.OwnerID].User,
 		AssetCount:            len(al.AssetIDs),
 		IsActivityEnabled:     al.IsActivityEnabled,
-		Order:                 al.Order,
+		Order:                 cmp.Or(al.Order, ptr("desc")), // the reference's default
 	}
 	for _, au := range al.AlbumUsers {
 		v.AlbumUsers = append(v.AlbumUsers, model.AlbumUser{Role: au.Role, User: st.userByID[au.UserID].User})
