@@ -109,8 +109,10 @@ type Config struct {
 	AdminAPIKey, AdminEmail, AdminPassword string
 	// ChecksumHeader names the duplicate-detection header (optional).
 	ChecksumHeader string
-	// Tags filters the scenarios, in godog's tag expression syntax, e.g.
-	// "@robustness" or "~@new-user".
+	// Tags selects the scenarios, in Cucumber's tag expression syntax
+	// (ParseTags), e.g. "@robustness" or "not @control and (@upload or
+	// @shared-links)"; godog's older "~@new-user" and "@a,@b && @c" are read
+	// too. Empty selects every scenario.
 	Tags string
 	// Formats are the reports to write; with no pretty or progress among
 	// them, progress is written to Output.
@@ -157,6 +159,10 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 	if err := checkFormats(cfg.Formats); err != nil {
 		return Result{}, err
 	}
+	selection, err := ParseTags(cfg.Tags)
+	if err != nil {
+		return Result{}, &ConfigError{"tags: " + err.Error()}
+	}
 	cfg.Target = strings.TrimSuffix(cfg.Target, "/")
 	if cfg.Client == nil {
 		cfg.Client = NewClient()
@@ -177,6 +183,17 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 	cat, err := loadCatalog(cfg.Features)
 	if err != nil {
 		return Result{}, err
+	}
+	// A target that declares no upload limit has none to judge: those
+	// scenarios are not run at all (not skipped), and the summary says so.
+	var notes []string
+	if cfg.MaxUploadBytes <= 0 {
+		selection = selection.and(&TagExpr{root: &tagNot{operand: tagLiteral(steps.TagUploadLimit)}})
+		notes = append(notes, fmt.Sprintf("Not run: the scenarios of a declared upload size limit (%s); give --max-upload-bytes where the target declares one.", steps.TagUploadLimit))
+	}
+	filter, selected := godogFilter(selection, cat)
+	if selected == 0 {
+		return Result{}, &ConfigError{fmt.Sprintf("the tags %q select no scenario", cfg.Tags)}
 	}
 	if err := probe(ctx, cfg.Client, cfg.Target); err != nil {
 		return Result{}, err
@@ -200,13 +217,6 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 		return Result{}, err
 	}
 
-	// A target that declares no upload limit has none to judge: those
-	// scenarios are not run at all (not skipped), and the summary says so.
-	tags, notes := cfg.Tags, []string(nil)
-	if cfg.MaxUploadBytes <= 0 {
-		tags = andTags(tags, "~"+steps.TagUploadLimit)
-		notes = append(notes, fmt.Sprintf("Not run: the scenarios of a declared upload size limit (%s); give --max-upload-bytes where the target declares one.", steps.TagUploadLimit))
-	}
 	var waits settleWaits
 	stepsConfig := steps.Config{
 		BaseURL:        cfg.Target,
@@ -235,7 +245,7 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 			Format:         strings.Join(console, ","),
 			Output:         output,
 			NoColors:       !cfg.Colors,
-			Tags:           tags,
+			Tags:           filter,
 			Concurrency:    cfg.Concurrency,
 			Strict:         true,
 			FS:             cfg.Features,
@@ -254,7 +264,7 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 		errs = append(errs, &ConfigError{"the features could not be run (bad tags, format or feature file?)"})
 	case ctx.Err() != nil:
 	case len(res.Scenarios) == 0:
-		errs = append(errs, &ConfigError{fmt.Sprintf("the tags %q select no scenario", tags)})
+		errs = append(errs, &ConfigError{fmt.Sprintf("the tags %q select no scenario", cfg.Tags)})
 	case res.Passed+res.Failed == 0:
 		errs = append(errs, &ConfigError{"every selected scenario was skipped, so nothing was checked: " + skipReasons(res)})
 	}
@@ -401,13 +411,4 @@ func writeReport(out *os.File, f Format, res Result) (err error) {
 		return fmt.Errorf("report %s: %w", f.File, err)
 	}
 	return nil
-}
-
-// andTags is the tag expression that selects what both a and b select. A
-// godog expression is an AND (&&) of ORs (,), so appending keeps its sense.
-func andTags(a, b string) string {
-	if strings.TrimSpace(a) == "" {
-		return b
-	}
-	return a + " && " + b
 }

@@ -33,12 +33,46 @@ func TestCheckUsageErrors(t *testing.T) {
 		{"check", "--target", "ftp://127.0.0.1/api"},
 		{"check", "--tags", "@no-such-tag"},
 		{"check", "--tags", "((("},
+		{"check", "--tags", "@upload &&"},
+		{"check", "--tags", "not"},
 	} {
 		t.Run(strings.Join(args, " "), func(t *testing.T) {
 			err := run(t.Context(), args, io.Discard, io.Discard)
 			assert.ErrorIs(t, err, errUsage)
 		})
 	}
+}
+
+// TestCheckTagExpressionErrors: a tag expression that cannot be read is
+// bad usage, told in one line with the column of the problem, before any
+// request is sent; it never panics, as godog's own filter did on
+// "@upload &&".
+func TestCheckTagExpressionErrors(t *testing.T) {
+	tests := []struct{ tags, want string }{
+		{"@upload &&", `--tags: expected a tag after "&&" at column 9`},
+		{"@upload and", `--tags: expected a tag after "and" at column 9`},
+		{"not @control and (@upload or", `--tags: expected a tag after "or" at column 27`},
+		{"@upload @robustness", `--tags: expected "and" or "or" before "@robustness" at column 9`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.tags, func(t *testing.T) {
+			var out bytes.Buffer
+			err := run(t.Context(), []string{"check", "--target", "http://127.0.0.1:1/api", "--tags", tt.tags}, &out, io.Discard)
+			require.ErrorIs(t, err, errUsage)
+			assert.ErrorContains(t, err, tt.want)
+			assert.NotContains(t, err.Error(), "\n")
+			assert.Empty(t, out.String())
+		})
+	}
+}
+
+// TestCheckCucumberTagExpression selects scenarios as Cucumber users
+// write it.
+func TestCheckCucumberTagExpression(t *testing.T) {
+	var out bytes.Buffer
+	err := run(t.Context(), []string{"check", "--tags", "@robustness and not @control", "--format", "progress"}, &out, io.Discard)
+	require.NoError(t, err, out.String())
+	assert.Regexp(t, `mediaspec check: [1-9]\d* scenarios: [1-9]\d* passed, 0 failed, 0 skipped`, out.String())
 }
 
 // TestCheckUnreachableTarget: a target that does not answer fails the run
