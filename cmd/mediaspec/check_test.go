@@ -124,15 +124,22 @@ func TestCheckReports(t *testing.T) {
 	b, err := os.ReadFile(junit)
 	require.NoError(t, err)
 	var doc struct {
-		Tests   int `xml:"tests,attr"`
-		Skipped int `xml:"skipped,attr"`
-		Cases   []struct {
-			Name string `xml:"name,attr"`
-		} `xml:"testsuite>testcase"`
+		Tests  int `xml:"tests,attr"`
+		Suites []struct {
+			Skipped int `xml:"skipped,attr"`
+			Cases   []struct {
+				Name string `xml:"name,attr"`
+			} `xml:"testcase"`
+		} `xml:"testsuite"`
 	}
 	require.NoError(t, xml.Unmarshal(b, &doc))
-	assert.Positive(t, doc.Skipped)
-	assert.Len(t, doc.Cases, doc.Tests, "one testcase per scenario")
+	skipped, cases := 0, 0
+	for _, s := range doc.Suites {
+		skipped += s.Skipped
+		cases += len(s.Cases)
+	}
+	assert.Positive(t, skipped)
+	assert.Equal(t, doc.Tests, cases, "one testcase per scenario")
 	c, err := os.ReadFile(cucumber)
 	require.NoError(t, err)
 	assert.Contains(t, string(c), `"status": "skipped"`)
@@ -232,12 +239,18 @@ func TestCheckEverythingSkipped(t *testing.T) {
 			b, err := os.ReadFile(junit)
 			require.NoError(t, err)
 			var doc struct {
-				Tests   int `xml:"tests,attr"`
-				Skipped int `xml:"skipped,attr"`
+				Tests  int `xml:"tests,attr"`
+				Suites []struct {
+					Skipped int `xml:"skipped,attr"`
+				} `xml:"testsuite"`
 			}
 			require.NoError(t, xml.Unmarshal(b, &doc))
 			assert.Positive(t, doc.Tests)
-			assert.Equal(t, doc.Tests, doc.Skipped)
+			skipped := 0
+			for _, s := range doc.Suites {
+				skipped += s.Skipped
+			}
+			assert.Equal(t, doc.Tests, skipped)
 		})
 	}
 }
