@@ -238,8 +238,7 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 	suite := godog.TestSuite{
 		Name: "mediaspec",
 		ScenarioInitializer: func(sc *godog.ScenarioContext) {
-			rec.register(sc)
-			steps.Register(sc, stepsConfig)
+			rec.register(sc, func(sc *godog.ScenarioContext) { steps.Register(sc, stepsConfig) })
 		},
 		Options: &godog.Options{
 			Format:         strings.Join(console, ","),
