@@ -30,6 +30,11 @@ import (
 // ErrUnreachable is returned (wrapped) when the target does not answer.
 var ErrUnreachable = errors.New("the target does not answer")
 
+// ErrNotReady is returned (wrapped) when the preflight finds the target
+// cannot be checked as asked: its base path answers 404 to every API
+// route, or it refuses a credential the run was given.
+var ErrNotReady = errors.New("the target cannot be checked")
+
 // ConfigError is returned when the run was asked for wrongly: a target that
 // is not an http(s) URL, a report format that is unknown or lacks its file,
 // two reports in one file, options godog refuses, or tags that select no
@@ -195,7 +200,7 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 	if selected == 0 {
 		return Result{}, &ConfigError{fmt.Sprintf("the tags %q select no scenario", cfg.Tags)}
 	}
-	if err := probe(ctx, cfg.Client, cfg.Target); err != nil {
+	if err := preflight(ctx, cfg); err != nil {
 		return Result{}, err
 	}
 
@@ -293,24 +298,6 @@ func checkTarget(target string) error {
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return &ConfigError{fmt.Sprintf("target %q is not an http(s) URL with the API's base path, like http://127.0.0.1:2283/api", target)}
 	}
-	return nil
-}
-
-// probe makes sure the target answers at all before any scenario runs, so
-// that a wrong URL fails at once with one clear error.
-func probe(ctx context.Context, client *http.Client, target string) error {
-	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
-	defer cancel()
-	r, err := http.NewRequestWithContext(ctx, http.MethodGet, target+"/shared-links", nil)
-	if err != nil {
-		return err
-	}
-	resp, err := client.Do(r)
-	if err != nil {
-		return fmt.Errorf("%w: %s: %w", ErrUnreachable, target, err)
-	}
-	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 1<<20))
-	resp.Body.Close()
 	return nil
 }
 
