@@ -11,6 +11,7 @@ require (
 	github.com/cucumber/messages/go/v21 v21.0.1
 	github.com/gen2brain/heic v0.1.0
 	github.com/getkin/kin-openapi v0.152.0
+	github.com/jacoelho/xsd v0.0.27
 	github.com/stretchr/testify v1.12.1
 	go.yaml.in/yaml/v3 v3.0.5
 	golang.org/x/crypto v0.59.0

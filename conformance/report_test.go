@@ -126,10 +126,10 @@ func TestResultsAndReports(t *testing.T) {
 		var doc struct {
 			Tests    int `xml:"tests,attr"`
 			Failures int `xml:"failures,attr"`
-			Skipped  int `xml:"skipped,attr"`
 			Suites   []struct {
-				Name  string `xml:"name,attr"`
-				Cases []struct {
+				Name    string `xml:"name,attr"`
+				Skipped int    `xml:"skipped,attr"`
+				Cases   []struct {
 					Name    string `xml:"name,attr"`
 					Failure *struct {
 						Message string `xml:"message,attr"`
@@ -143,8 +143,8 @@ func TestResultsAndReports(t *testing.T) {
 		require.NoError(t, xml.Unmarshal(b, &doc), "%s", b)
 		assert.Equal(t, 6, doc.Tests)
 		assert.Equal(t, 3, doc.Failures)
-		assert.Equal(t, 1, doc.Skipped)
 		require.Len(t, doc.Suites, 1)
+		assert.Equal(t, 1, doc.Suites[0].Skipped)
 		assert.Equal(t, "Outcomes", doc.Suites[0].Name)
 		cases := doc.Suites[0].Cases
 		require.Len(t, cases, len(want), "one testcase per scenario")
@@ -350,12 +350,15 @@ func TestEverythingSkipped(t *testing.T) {
 	b, err := os.ReadFile(junit)
 	require.NoError(t, err)
 	var doc struct {
-		Tests   int `xml:"tests,attr"`
-		Skipped int `xml:"skipped,attr"`
+		Tests  int `xml:"tests,attr"`
+		Suites []struct {
+			Skipped int `xml:"skipped,attr"`
+		} `xml:"testsuite"`
 	}
 	require.NoError(t, xml.Unmarshal(b, &doc), "%s", b)
 	assert.Equal(t, 1, doc.Tests)
-	assert.Equal(t, 1, doc.Skipped)
+	require.Len(t, doc.Suites, 1)
+	assert.Equal(t, 1, doc.Suites[0].Skipped)
 	p, err := os.ReadFile(progress)
 	require.NoError(t, err)
 	assert.NotEmpty(t, p, "godog wrote the progress report")

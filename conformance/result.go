@@ -121,9 +121,12 @@ func newRecorder(c *catalog) *recorder {
 	return &recorder{catalog: c, violations: map[string]bool{}}
 }
 
-// register adds the recorder's hooks to a scenario's context; it must come
-// before the steps' own hooks, so a skip is recorded with its reason.
-func (rec *recorder) register(sc *godog.ScenarioContext) {
+// register adds the recorder's hooks to a scenario's context, around the
+// steps' own (steps.Register within): its Before hooks come first, so a
+// skip is recorded with its reason, and its step After hook last, so it
+// sees the error the steps' After hooks add to a step (a violation no step
+// judged).
+func (rec *recorder) register(sc *godog.ScenarioContext, registerSteps func(*godog.ScenarioContext)) {
 	var res *ScenarioResult
 	var stepStart time.Time
 	var scenarioStart time.Time
@@ -136,6 +139,7 @@ func (rec *recorder) register(sc *godog.ScenarioContext) {
 		stepStart = time.Now()
 		return ctx, nil
 	})
+	registerSteps(sc)
 	sc.StepContext().After(func(ctx context.Context, st *godog.Step, status godog.StepResultStatus, err error) (context.Context, error) {
 		if res == nil {
 			return ctx, nil
@@ -177,6 +181,9 @@ func (rec *recorder) step(res *ScenarioResult, st *godog.Step, status godog.Step
 		sr.Keyword, sr.Line = res.info.steps[i].keyword, res.info.steps[i].line
 	}
 	var skip *steps.SkipError
+	if status == godog.StepPassed && err != nil {
+		status = godog.StepFailed // an After hook failed the step
+	}
 	switch status {
 	case godog.StepPassed:
 		sr.Status = Passed

@@ -30,6 +30,11 @@ import (
 // ErrUnreachable is returned (wrapped) when the target does not answer.
 var ErrUnreachable = errors.New("the target does not answer")
 
+// ErrNotReady is returned (wrapped) when the preflight finds the target
+// cannot be checked as asked: its base path answers 404 to every API
+// route, or it refuses a credential the run was given.
+var ErrNotReady = errors.New("the target cannot be checked")
+
 // ConfigError is returned when the run was asked for wrongly: a target that
 // is not an http(s) URL, a report format that is unknown or lacks its file,
 // two reports in one file, options godog refuses, or tags that select no
@@ -109,8 +114,10 @@ type Config struct {
 	AdminAPIKey, AdminEmail, AdminPassword string
 	// ChecksumHeader names the duplicate-detection header (optional).
 	ChecksumHeader string
-	// Tags filters the scenarios, in godog's tag expression syntax, e.g.
-	// "@robustness" or "~@new-user".
+	// Tags selects the scenarios, in Cucumber's tag expression syntax
+	// (ParseTags), e.g. "@robustness" or "not @control and (@upload or
+	// @shared-links)"; godog's older "~@new-user" and "@a,@b && @c" are read
+	// too. Empty selects every scenario.
 	Tags string
 	// Formats are the reports to write; with no pretty or progress among
 	// them, progress is written to Output.
@@ -157,6 +164,10 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 	if err := checkFormats(cfg.Formats); err != nil {
 		return Result{}, err
 	}
+	selection, err := ParseTags(cfg.Tags)
+	if err != nil {
+		return Result{}, &ConfigError{"tags: " + err.Error()}
+	}
 	cfg.Target = strings.TrimSuffix(cfg.Target, "/")
 	if cfg.Client == nil {
 		cfg.Client = NewClient()
@@ -178,7 +189,18 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	if err := probe(ctx, cfg.Client, cfg.Target); err != nil {
+	// A target that declares no upload limit has none to judge: those
+	// scenarios are not run at all (not skipped), and the summary says so.
+	var notes []string
+	if cfg.MaxUploadBytes <= 0 {
+		selection = selection.and(&TagExpr{root: &tagNot{operand: tagLiteral(steps.TagUploadLimit)}})
+		notes = append(notes, fmt.Sprintf("Not run: the scenarios of a declared upload size limit (%s); give --max-upload-bytes where the target declares one.", steps.TagUploadLimit))
+	}
+	filter, selected := godogFilter(selection, cat)
+	if selected == 0 {
+		return Result{}, &ConfigError{fmt.Sprintf("the tags %q select no scenario", cfg.Tags)}
+	}
+	if err := preflight(ctx, cfg); err != nil {
 		return Result{}, err
 	}
 
@@ -200,13 +222,6 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 		return Result{}, err
 	}
 
-	// A target that declares no upload limit has none to judge: those
-	// scenarios are not run at all (not skipped), and the summary says so.
-	tags, notes := cfg.Tags, []string(nil)
-	if cfg.MaxUploadBytes <= 0 {
-		tags = andTags(tags, "~"+steps.TagUploadLimit)
-		notes = append(notes, fmt.Sprintf("Not run: the scenarios of a declared upload size limit (%s); give --max-upload-bytes where the target declares one.", steps.TagUploadLimit))
-	}
 	var waits settleWaits
 	stepsConfig := steps.Config{
 		BaseURL:        cfg.Target,
@@ -228,14 +243,13 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 	suite := godog.TestSuite{
 		Name: "mediaspec",
 		ScenarioInitializer: func(sc *godog.ScenarioContext) {
-			rec.register(sc)
-			steps.Register(sc, stepsConfig)
+			rec.register(sc, func(sc *godog.ScenarioContext) { steps.Register(sc, stepsConfig) })
 		},
 		Options: &godog.Options{
 			Format:         strings.Join(console, ","),
 			Output:         output,
 			NoColors:       !cfg.Colors,
-			Tags:           tags,
+			Tags:           filter,
 			Concurrency:    cfg.Concurrency,
 			Strict:         true,
 			FS:             cfg.Features,
@@ -254,7 +268,7 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 		errs = append(errs, &ConfigError{"the features could not be run (bad tags, format or feature file?)"})
 	case ctx.Err() != nil:
 	case len(res.Scenarios) == 0:
-		errs = append(errs, &ConfigError{fmt.Sprintf("the tags %q select no scenario", tags)})
+		errs = append(errs, &ConfigError{fmt.Sprintf("the tags %q select no scenario", cfg.Tags)})
 	case res.Passed+res.Failed == 0:
 		errs = append(errs, &ConfigError{"every selected scenario was skipped, so nothing was checked: " + skipReasons(res)})
 	}
@@ -284,24 +298,6 @@ func checkTarget(target string) error {
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return &ConfigError{fmt.Sprintf("target %q is not an http(s) URL with the API's base path, like http://127.0.0.1:2283/api", target)}
 	}
-	return nil
-}
-
-// probe makes sure the target answers at all before any scenario runs, so
-// that a wrong URL fails at once with one clear error.
-func probe(ctx context.Context, client *http.Client, target string) error {
-	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
-	defer cancel()
-	r, err := http.NewRequestWithContext(ctx, http.MethodGet, target+"/shared-links", nil)
-	if err != nil {
-		return err
-	}
-	resp, err := client.Do(r)
-	if err != nil {
-		return fmt.Errorf("%w: %s: %w", ErrUnreachable, target, err)
-	}
-	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 1<<20))
-	resp.Body.Close()
 	return nil
 }
 
@@ -401,13 +397,4 @@ func writeReport(out *os.File, f Format, res Result) (err error) {
 		return fmt.Errorf("report %s: %w", f.File, err)
 	}
 	return nil
-}
-
-// andTags is the tag expression that selects what both a and b select. A
-// godog expression is an AND (&&) of ORs (,), so appending keeps its sense.
-func andTags(a, b string) string {
-	if strings.TrimSpace(a) == "" {
-		return b
-	}
-	return a + " && " + b
 }

@@ -34,11 +34,8 @@ func (s *scenario) call(ctx context.Context, what, method, path string, creds cr
 		}
 	}
 	resp, err := s.cfg.send(ctx, apiRequest{method: method, path: path, creds: creds, contentType: "application/json", body: body})
-	if err != nil {
+	if err := judgeNow(resp, err, want); err != nil {
 		return fmt.Errorf("%s: %w", what, err)
-	}
-	if resp.status != want {
-		return fmt.Errorf("%s: %s, want %d", what, resp, want)
 	}
 	if out != nil {
 		if err := json.Unmarshal(resp.body, out); err != nil {

@@ -95,14 +95,14 @@ func (s *scenario) shareAlbum(ctx context.Context, u *user, which string, assetI
 // list lists the shared links of creds, keeping the answer.
 func (s *scenario) list(ctx context.Context, who *user, creds credentials) ([]link, error) {
 	resp, err := s.cfg.send(ctx, apiRequest{method: http.MethodGet, path: "/shared-links", creds: creds})
-	if resp != nil {
-		s.last, s.lastBy = resp, who
-	}
-	if err != nil || resp.status != http.StatusOK {
+	if err := s.keep(resp, who, err); err != nil || resp.status != http.StatusOK {
 		return nil, err
 	}
 	var links []link
 	if err := json.Unmarshal(resp.body, &links); err != nil {
+		if v := s.judged(); v != nil {
+			return nil, v // the shape is what is wrong
+		}
 		return nil, fmt.Errorf("the list of shared links cannot be read: %w", err)
 	}
 	s.linksRaw = resp.body

@@ -18,11 +18,8 @@ func (s *scenario) registerRobustness(sc *godog.ScenarioContext) {
 	sc.Step(`^I send an upload whose body is (.+)$`, s.sendBroken)
 	sc.Step(`^the server still answers my next request$`, func(ctx context.Context) error {
 		resp, err := s.cfg.send(ctx, apiRequest{method: http.MethodGet, path: "/shared-links", creds: credentials{apiKey: s.me.apiKey}})
-		if err != nil {
+		if err := judgeNow(resp, err, http.StatusOK); err != nil {
 			return fmt.Errorf("after the broken upload: %w", err)
-		}
-		if resp.status != http.StatusOK {
-			return fmt.Errorf("after the broken upload, want 200, got: %s", resp)
 		}
 		return nil
 	})
@@ -55,10 +52,7 @@ func (s *scenario) sendBroken(ctx context.Context, problem string) error {
 		return fmt.Errorf("unknown kind of broken body %q", problem)
 	}
 	resp, err := s.cfg.send(ctx, apiRequest{method: http.MethodPost, path: "/asset/upload", creds: s.creds, contentType: contentType, body: body})
-	if resp != nil {
-		s.last, s.lastBy = resp, s.me
-	}
-	return err
+	return s.keep(resp, s.me, err)
 }
 
 // dropMidUpload starts an upload on a connection of its own, sends half of

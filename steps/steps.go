@@ -45,6 +45,10 @@ type scenario struct {
 	otherLinks []link
 
 	wf workflow // albums, a link's life, its holder, the batch check
+
+	step       string          // the id of the step that runs
+	unjudged   *ViolationError // how the last answer breaks the document, until judged
+	unjudgedAt string          // the step that received it
 }
 
 // Register adds the steps to sc, with a new state for its scenario. It
@@ -59,6 +63,7 @@ func Register(sc *godog.ScenarioContext, cfg Config) {
 		}
 		return ctx, s.needs(p)
 	})
+	s.registerJudging(sc)
 	s.registerCredentials(sc)
 	s.registerUploads(sc)
 	s.registerPictures(sc)

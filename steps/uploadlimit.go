@@ -20,13 +20,7 @@ func (s *scenario) registerUploadLimit(sc *godog.ScenarioContext) {
 		return s.uploadOfBodySize(ctx, n)
 	})
 	sc.Step(`^the upload is refused with a 413$`, func() error {
-		if s.last == nil {
-			return fmt.Errorf("no request was sent")
-		}
-		if s.last.status != http.StatusRequestEntityTooLarge {
-			return fmt.Errorf("want 413, got: %s", s.last)
-		}
-		return nil
+		return s.wantStatus(http.StatusRequestEntityTooLarge)
 	})
 }
 
@@ -57,10 +51,7 @@ func (s *scenario) uploadOfBodySize(ctx context.Context, n int64) error {
 		method: http.MethodPost, path: "/asset/upload", creds: s.creds,
 		contentType: mw.FormDataContentType(), stream: body, streamLength: n,
 	})
-	if resp != nil {
-		s.last, s.lastBy = resp, s.me
-	}
-	return err
+	return s.keep(resp, s.me, err)
 }
 
 // zeros reads as endless zero bytes.

@@ -60,10 +60,7 @@ func (s *scenario) upload(ctx context.Context, creds credentials, f form, checks
 // uploadAs sends the form as the scenario's current credentials and keeps the answer.
 func (s *scenario) uploadAs(ctx context.Context, who *user, creds credentials, f form, checksum string) error {
 	resp, err := s.upload(ctx, creds, f, checksum)
-	if resp != nil {
-		s.last, s.lastBy = resp, who
-	}
-	return err
+	return s.keep(resp, who, err)
 }
 
 // uploadNew uploads a new file of that name with the current credentials.
@@ -78,11 +75,8 @@ func (s *scenario) uploadNew(ctx context.Context, name string, change func(*form
 
 // decodeUpload reads the answer to an upload, which must have status want.
 func (s *scenario) decodeUpload(want int) (id string, duplicate bool, err error) {
-	if s.last == nil {
-		return "", false, fmt.Errorf("no request was sent")
-	}
-	if s.last.status != want {
-		return "", false, fmt.Errorf("want status %d, got: %s", want, s.last)
+	if err := s.wantStatus(want); err != nil {
+		return "", false, err
 	}
 	var res uploadResult
 	if err := json.Unmarshal(s.last.body, &res); err != nil {
@@ -270,9 +264,9 @@ func (s *scenario) registerUploads(sc *godog.ScenarioContext) {
 			return fmt.Errorf("no request was sent")
 		}
 		if s.last.status < 200 || s.last.status > 299 {
-			return fmt.Errorf("want a 2xx status, got: %s", s.last)
+			return s.wrongStatus("a 2xx status")
 		}
-		return nil
+		return s.judged()
 	})
 	sc.Step(`^exactly one of them is accepted as new and the others are duplicates of it$`, s.oneOfRaceIsNew)
 }
@@ -332,11 +326,8 @@ type errorBody struct {
 // one string or, when list is set, a list of strings. With no want, any
 // message will do.
 func (s *scenario) refused(status int, want []string, list bool) error {
-	if s.last == nil {
-		return fmt.Errorf("no request was sent")
-	}
-	if s.last.status != status {
-		return fmt.Errorf("want status %d, got: %s", status, s.last)
+	if err := s.wantStatus(status); err != nil {
+		return err
 	}
 	var e errorBody
 	if err := json.Unmarshal(s.last.body, &e); err != nil {

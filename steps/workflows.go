@@ -101,16 +101,13 @@ func (s *scenario) sendJSON(ctx context.Context, method, path string, creds cred
 		}
 	}
 	resp, err := s.cfg.send(ctx, apiRequest{method: method, path: path, creds: creds, contentType: "application/json", body: body})
-	if resp != nil {
-		s.last, s.lastBy = resp, s.me
-	}
-	return err
+	return s.keep(resp, s.me, err)
 }
 
 // lastResults reads the last answer as a list of per-id results.
 func (s *scenario) lastResults() ([]bulkResult, error) {
-	if s.last == nil || s.last.status != http.StatusOK {
-		return nil, fmt.Errorf("want status 200, got: %s", s.last)
+	if err := s.wantStatus(http.StatusOK); err != nil {
+		return nil, err
 	}
 	var res []bulkResult
 	if err := json.Unmarshal(s.last.body, &res); err != nil {
@@ -237,10 +234,7 @@ func (s *scenario) registerWorkflows(sc *godog.ScenarioContext) {
 		if err := s.sendJSON(ctx, http.MethodDelete, "/shared-links/"+s.link.ID, credentials{apiKey: s.me.apiKey}, nil); err != nil {
 			return err
 		}
-		if s.last.status != http.StatusOK {
-			return fmt.Errorf("want status 200, got: %s", s.last)
-		}
-		return nil
+		return s.wantStatus(http.StatusOK)
 	})
 	sc.Step(`^the link's key opens nothing any more$`, func(ctx context.Context) error {
 		resp, err := s.cfg.send(ctx, apiRequest{method: http.MethodGet, path: "/shared-links/me", creds: credentials{linkKey: s.link.Key}})
@@ -297,14 +291,11 @@ func (s *scenario) registerWorkflows(sc *godog.ScenarioContext) {
 			path += "?token=" + url.QueryEscape(s.wf.token)
 		}
 		resp, err := s.cfg.send(ctx, apiRequest{method: http.MethodGet, path: path, creds: credentials{linkKey: s.link.Key}})
-		if resp != nil {
-			s.last, s.lastBy = resp, nil
-		}
-		return err
+		return s.keep(resp, nil, err)
 	})
 	sc.Step(`^the link opens with that photo( and a token that opens it again)?$`, func(withToken string) error {
-		if s.last == nil || s.last.status != http.StatusOK {
-			return fmt.Errorf("want status 200, got: %s", s.last)
+		if err := s.wantStatus(http.StatusOK); err != nil {
+			return err
 		}
 		var l struct {
 			Token  *string           `json:"token"`
@@ -367,8 +358,8 @@ func (s *scenario) registerWorkflows(sc *godog.ScenarioContext) {
 		return s.sendJSON(ctx, http.MethodPost, "/api-keys", s.creds, map[string]any{"name": name})
 	})
 	sc.Step(`^the new key, named "([^"]*)", lists my shared links$`, func(ctx context.Context, name string) error {
-		if s.last == nil || s.last.status != http.StatusCreated {
-			return fmt.Errorf("want status 201, got: %s", s.last)
+		if err := s.wantStatus(http.StatusCreated); err != nil {
+			return err
 		}
 		var k struct {
 			Secret string `json:"secret"`

@@ -57,7 +57,7 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		adminAPIKey    = fs.String("admin-api-key", "", "an admin's API key: the harness makes the users it needs with it (the built-in mock's by default)")
 		adminEmail     = fs.String("admin-email", "", "an admin's email, with --admin-password, instead of --admin-api-key")
 		adminPassword  = fs.String("admin-password", "", "that admin's password")
-		tags           = fs.String("tags", "", `run only the scenarios these tags select, e.g. "@robustness" or "~@new-user"`)
+		tags           = fs.String("tags", "", `run only the scenarios this tag expression selects, e.g. "@robustness" or "not @control and (@upload or @shared-links)" (godog's "~@new-user" and "@a,@b && @c" too)`)
 		checksumHeader = fs.String("checksum-header", mockserver.DefaultChecksumHeader, "name of the header that announces a file's SHA-1")
 		concurrency    = fs.Int("concurrency", 4, "scenarios run at once")
 		maxUpload      = fs.Int64("max-upload-bytes", 0, "the upload body size the target declares it refuses beyond (413); the scenarios tagged @upload-limit judge it, and are skipped without it (the built-in mock's by default)")
@@ -66,6 +66,9 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fs.Var(&formats, "format", "report format, repeatable: pretty, progress (on stdout, or NAME:FILE), junit:FILE, cucumber:FILE (default: pretty on a terminal, else progress)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
+	}
+	if _, err := conformance.ParseTags(*tags); err != nil {
+		return fmt.Errorf("%w: --tags: %w", errUsage, err)
 	}
 	if *settle <= 0 {
 		return fmt.Errorf("%w: --settle must be a positive duration, like 30s", errUsage)

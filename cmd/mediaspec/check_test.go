@@ -5,6 +5,7 @@ import (
 	"encoding/xml"
 	"io"
 	"net"
+	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
@@ -33,12 +34,46 @@ func TestCheckUsageErrors(t *testing.T) {
 		{"check", "--target", "ftp://127.0.0.1/api"},
 		{"check", "--tags", "@no-such-tag"},
 		{"check", "--tags", "((("},
+		{"check", "--tags", "@upload &&"},
+		{"check", "--tags", "not"},
 	} {
 		t.Run(strings.Join(args, " "), func(t *testing.T) {
 			err := run(t.Context(), args, io.Discard, io.Discard)
 			assert.ErrorIs(t, err, errUsage)
 		})
 	}
+}
+
+// TestCheckTagExpressionErrors: a tag expression that cannot be read is
+// bad usage, told in one line with the column of the problem, before any
+// request is sent; it never panics, as godog's own filter did on
+// "@upload &&".
+func TestCheckTagExpressionErrors(t *testing.T) {
+	tests := []struct{ tags, want string }{
+		{"@upload &&", `--tags: expected a tag after "&&" at column 9`},
+		{"@upload and", `--tags: expected a tag after "and" at column 9`},
+		{"not @control and (@upload or", `--tags: expected a tag after "or" at column 27`},
+		{"@upload @robustness", `--tags: expected "and" or "or" before "@robustness" at column 9`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.tags, func(t *testing.T) {
+			var out bytes.Buffer
+			err := run(t.Context(), []string{"check", "--target", "http://127.0.0.1:1/api", "--tags", tt.tags}, &out, io.Discard)
+			require.ErrorIs(t, err, errUsage)
+			assert.ErrorContains(t, err, tt.want)
+			assert.NotContains(t, err.Error(), "\n")
+			assert.Empty(t, out.String())
+		})
+	}
+}
+
+// TestCheckCucumberTagExpression selects scenarios as Cucumber users
+// write it.
+func TestCheckCucumberTagExpression(t *testing.T) {
+	var out bytes.Buffer
+	err := run(t.Context(), []string{"check", "--tags", "@robustness and not @control", "--format", "progress"}, &out, io.Discard)
+	require.NoError(t, err, out.String())
+	assert.Regexp(t, `mediaspec check: [1-9]\d* scenarios: [1-9]\d* passed, 0 failed, 0 skipped`, out.String())
 }
 
 // TestCheckUnreachableTarget: a target that does not answer fails the run
@@ -90,27 +125,112 @@ func TestCheckReports(t *testing.T) {
 	b, err := os.ReadFile(junit)
 	require.NoError(t, err)
 	var doc struct {
-		Tests   int `xml:"tests,attr"`
-		Skipped int `xml:"skipped,attr"`
-		Cases   []struct {
-			Name string `xml:"name,attr"`
-		} `xml:"testsuite>testcase"`
+		Tests  int `xml:"tests,attr"`
+		Suites []struct {
+			Skipped int `xml:"skipped,attr"`
+			Cases   []struct {
+				Name string `xml:"name,attr"`
+			} `xml:"testcase"`
+		} `xml:"testsuite"`
 	}
 	require.NoError(t, xml.Unmarshal(b, &doc))
-	assert.Positive(t, doc.Skipped)
-	assert.Len(t, doc.Cases, doc.Tests, "one testcase per scenario")
+	skipped, cases := 0, 0
+	for _, s := range doc.Suites {
+		skipped += s.Skipped
+		cases += len(s.Cases)
+	}
+	assert.Positive(t, skipped)
+	assert.Equal(t, doc.Tests, cases, "one testcase per scenario")
 	c, err := os.ReadFile(cucumber)
 	require.NoError(t, err)
 	assert.Contains(t, string(c), `"status": "skipped"`)
 }
 
 func TestCheckFailingTarget(t *testing.T) {
-	srv, _ := startTarget(t, nil)
-	// The wrong API key: the scenarios that upload or list as the user fail.
-	err := run(t.Context(), []string{"check", "--target", srv.URL + "/api", "--api-key", "wrong", "--tags", "@shared-links"}, io.Discard, io.Discard)
+	// A server that answers 200 [] to everything passes the preflight and
+	// fails its scenarios.
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = io.WriteString(w, "[]")
+	}))
+	t.Cleanup(srv.Close)
+	err := run(t.Context(), []string{"check", "--target", srv.URL + "/api", "--tags", "@shared-links"}, io.Discard, io.Discard)
 	require.Error(t, err)
 	assert.NotErrorIs(t, err, errUsage)
 	assert.Contains(t, err.Error(), "scenarios failed")
+}
+
+// TestCheckPreflight: what would fail every scenario one by one is found
+// once, before any scenario, and told in one line (exit 1): a base path
+// that answers 404 everywhere, and each credential the target refuses.
+func TestCheckPreflight(t *testing.T) {
+	srv, d := startTarget(t, func(c *mockserver.Config) { c.NoControl = true })
+	api := srv.URL + "/api"
+	second := d.Users[1]
+	tests := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"no base path", []string{"--target", srv.URL, "--api-key", "ci-key"},
+			"answers 404 to every API route (GET /server-info/ping, GET /users/me, GET /shared-links): is the base path missing /api?"},
+		{"a wrong base path", []string{"--target", srv.URL + "/v2/api", "--api-key", "ci-key"}, "is the base path right?"},
+		{"a wrong API key", []string{"--target", api, "--api-key", "wrong"},
+			"the API key given with --api-key is refused: 401 Invalid API key"},
+		{"a wrong second API key", []string{"--target", api, "--api-key", "ci-key", "--second-api-key", "wrong"},
+			"the API key given with --second-api-key is refused: 401 Invalid API key"},
+		{"a wrong admin API key", []string{"--target", api, "--api-key", "ci-key", "--admin-api-key", "wrong"},
+			"the API key given with --admin-api-key is refused: 401 Invalid API key"},
+		{"a wrong admin login", []string{"--target", api, "--api-key", "ci-key", "--admin-email", second.Email, "--admin-password", "wrong"},
+			"the login given with --admin-email and --admin-password is refused: 401 Incorrect email or password"},
+		{"a wrong login", []string{"--target", api, "--api-key", "ci-key", "--email", second.Email, "--password", "wrong"},
+			"the login given with --email and --password is refused: 401 Incorrect email or password"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var out bytes.Buffer
+			start := time.Now()
+			err := run(t.Context(), append([]string{"check", "--tags", "@shared-links"}, tt.args...), &out, io.Discard)
+			require.Error(t, err)
+			assert.NotErrorIs(t, err, errUsage, "a target problem: exit 1")
+			assert.ErrorIs(t, err, conformance.ErrNotReady)
+			assert.ErrorContains(t, err, tt.want)
+			assert.NotContains(t, err.Error(), "\n", "one line")
+			assert.NotContains(t, out.String(), "scenarios:", "no scenario ran")
+			assert.Less(t, time.Since(start), 5*time.Second)
+		})
+	}
+}
+
+// TestCheckPreflightStubs: the preflight against servers that are not the
+// mock: one that answers 404 to everything, one that refuses every key
+// with a message of its own, one that refuses without a body.
+func TestCheckPreflightStubs(t *testing.T) {
+	tests := []struct {
+		name    string
+		handler http.HandlerFunc
+		want    string
+	}{
+		{"404 everywhere", func(w http.ResponseWriter, r *http.Request) { http.NotFound(w, r) }, "is the base path missing /api?"},
+		{"refuses every key", func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(http.StatusUnauthorized)
+			_, _ = io.WriteString(w, `{"message":["Invalid API key","try again"],"statusCode":401}`)
+		}, "the API key given with --api-key is refused: 401 Invalid API key; try again"},
+		{"forbids without a body", func(w http.ResponseWriter, r *http.Request) {
+			w.WriteHeader(http.StatusForbidden)
+		}, "the API key given with --api-key is refused: 403 Forbidden"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			srv := httptest.NewServer(tt.handler)
+			t.Cleanup(srv.Close)
+			err := run(t.Context(), []string{"check", "--target", srv.URL, "--tags", "@shared-links"}, io.Discard, io.Discard)
+			require.Error(t, err)
+			assert.NotErrorIs(t, err, errUsage)
+			assert.ErrorContains(t, err, tt.want)
+		})
+	}
 }
 
 // TestCheckChecksumHeader checks a server whose duplicate-check header has
@@ -198,12 +318,18 @@ func TestCheckEverythingSkipped(t *testing.T) {
 			b, err := os.ReadFile(junit)
 			require.NoError(t, err)
 			var doc struct {
-				Tests   int `xml:"tests,attr"`
-				Skipped int `xml:"skipped,attr"`
+				Tests  int `xml:"tests,attr"`
+				Suites []struct {
+					Skipped int `xml:"skipped,attr"`
+				} `xml:"testsuite"`
 			}
 			require.NoError(t, xml.Unmarshal(b, &doc))
 			assert.Positive(t, doc.Tests)
-			assert.Equal(t, doc.Tests, doc.Skipped)
+			skipped := 0
+			for _, s := range doc.Suites {
+				skipped += s.Skipped
+			}
+			assert.Equal(t, doc.Tests, skipped)
 		})
 	}
 }
