@@ -16,6 +16,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/mediaspec/mediaspec/conformance"
+	"github.com/mediaspec/mediaspec/mockserver"
 	"github.com/mediaspec/mediaspec/mockserver/fake"
 	"github.com/mediaspec/mediaspec/mockserver/model"
 )
@@ -112,70 +113,17 @@ func TestScenariosWaitForMetadata(t *testing.T) {
 	}
 }
 
-// referenceShapes wraps the mock so that it answers in the reference's
-// documented shapes where the reference is thin or quirky (the contract's
-// "Objects" and Ref-bug lines): the listing's album links without assets,
-// their albums without assets, counts or dates, its assets without owner or exifInfo and never a favourite; a
-// link's album with no users and false flags; create and edit answers with
-// `assets: []` and no album. A conforming server may answer so: the
-// harness must pass it.
-func referenceShapes(h http.Handler, _ model.Dataset) http.Handler {
-	thinAsset := func(a any) {
-		if a, ok := a.(map[string]any); ok {
-			delete(a, "owner")
-			delete(a, "exifInfo")
-			a["isFavorite"] = false
-		}
-	}
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		listing := r.Method == http.MethodGet && r.URL.Path == "/api/shared-links"
-		made := (r.Method == http.MethodPost && r.URL.Path == "/api/shared-links") ||
-			(r.Method == http.MethodPatch && strings.HasPrefix(r.URL.Path, "/api/shared-links/"))
-		if !listing && !made {
-			h.ServeHTTP(w, r)
-			return
-		}
-		rec := httptest.NewRecorder()
-		h.ServeHTTP(rec, r)
-		body := decode(rec.Body.Bytes())
-		if rec.Code >= 300 {
-			writeJSON(w, rec.Code, body)
-			return
-		}
-		links, _ := body.([]any)
-		if made {
-			links = []any{body}
-		}
-		for _, l := range links {
-			l, _ := l.(map[string]any)
-			if made {
-				l["assets"] = []any{}
-				delete(l, "album")
-				continue
-			}
-			for _, a := range l["assets"].([]any) {
-				thinAsset(a)
-			}
-			if al, ok := l["album"].(map[string]any); ok {
-				l["assets"] = []any{}
-				al["assets"], al["assetCount"], al["albumUsers"] = []any{}, 0, []any{}
-				al["shared"], al["hasSharedLink"] = false, false
-				delete(al, "startDate")
-				delete(al, "endDate")
-				delete(al, "lastModifiedAssetTimestamp")
-			}
-		}
-		writeJSON(w, rec.Code, body)
-	})
-}
-
 // TestReferenceShapesPass runs every feature against the mock answering in
-// the reference's documented shapes: nothing fails, nothing is skipped.
+// the reference's documented shapes (serve --reference-shapes): nothing
+// fails, nothing is skipped. TestMockPassesEverything runs them against
+// its full shapes.
 func TestReferenceShapesPass(t *testing.T) {
 	t.Parallel()
 	var out bytes.Buffer
 	res, err := conformance.Run(t.Context(), conformance.Config{
-		Target:         startMock(t, defaultData, referenceShapes),
+		Target: startMockWith(t, mockserver.Config{
+			MediaDir: t.TempDir(), MaxUploadBytes: uploadLimit, ReferenceShapes: true,
+		}, defaultData, nil),
 		APIKey:         apiKey,
 		Password:       fake.DefaultPassword,
 		AdminAPIKey:    apiKey,

@@ -47,6 +47,12 @@ type Config struct {
 	// MediaDir is where uploads are kept, with their pictures; "" keeps
 	// none (their pictures answer 404).
 	MediaDir string
+	// ReferenceShapes makes the mock answer in the reference's exact
+	// shapes where the reference is thin or quirky (link listings without
+	// album assets, link answers without their album, an album's flags in
+	// link bodies): a frontend proves it survives the real server. By
+	// default the mock answers the full, consistent shapes.
+	ReferenceShapes bool
 	// MediaDirTemporary: MediaDir goes when the process ends, so the
 	// dataset does not name it (and the same seed gives the same bytes in
 	// every process).
@@ -131,6 +137,7 @@ func newServer(cfg Config) (*server, error) {
 	if err != nil {
 		return nil, fmt.Errorf("mockserver: dataset: %w", err)
 	}
+	st.referenceShapes = cfg.ReferenceShapes
 	s := &server{cfg: cfg, store: st, log: cfg.Logger, mux: http.NewServeMux()}
 	s.uploadBuffers = newBufferPool()
 	s.large = make(largeAnswers, maxLargeAnswers)

@@ -29,6 +29,10 @@ type store struct {
 	newSecret func(n int) string
 	newToken  func() string
 
+	// referenceShapes: answer in the reference's thin and quirky shapes
+	// (Config.ReferenceShapes).
+	referenceShapes bool
+
 	mu    sync.RWMutex
 	state *state
 	// version counts the writes; an encoded listing made at one version is
@@ -715,7 +719,11 @@ func (db *store) sharedLinksLocked(userID string) []model.SharedLink {
 	slices.SortFunc(links, newestFirst)
 	out := make([]model.SharedLink, 0, len(links))
 	for _, l := range links {
-		out = append(out, st.linkView(l))
+		v := st.linkView(l)
+		if db.referenceShapes {
+			referenceListed(&v)
+		}
+		out = append(out, v)
 	}
 	return out
 }

@@ -127,6 +127,9 @@ func (db *store) albums(userID string, f albumFilter) []model.Album {
 	for _, al := range picked {
 		v := st.albumShown(al, userID, false, byFileCreatedDesc, assetLook{})
 		v.LastModifiedAssetTimestamp = st.lastModified(al)
+		if f.assetID != nil && db.referenceShapes {
+			referenceAlbumsHolding(&v)
+		}
 		out = append(out, v)
 	}
 	return out

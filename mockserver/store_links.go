@@ -119,6 +119,9 @@ func (db *store) createLink(userID string, nl newLink) (model.SharedLink, error)
 		}
 		db.changed()
 		out = st.linkDetail(st.linkByID[l.ID])
+		if db.referenceShapes {
+			referenceMade(&out)
+		}
 		return nil
 	})
 	return out, err
@@ -141,7 +144,11 @@ func (db *store) link(userID, id string) (model.SharedLink, error) {
 	if err != nil {
 		return model.SharedLink{}, err
 	}
-	return db.state.linkDetail(l), nil
+	v := db.state.linkDetail(l)
+	if db.referenceShapes {
+		referenceRead(&v)
+	}
+	return v, nil
 }
 
 // linkPatch is what PATCH /api/shared-links/{id} changes: a nil field is
@@ -183,6 +190,9 @@ func (db *store) updateLink(userID, id string, lp linkPatch) (model.SharedLink, 
 		}
 		db.changed()
 		out = st.linkDetail(&l)
+		if db.referenceShapes {
+			referenceMade(&out)
+		}
 		return nil
 	})
 	return out, err
@@ -338,7 +348,11 @@ func (db *store) myLink(p principal, password *string, tokens []string) (any, st
 		}
 	}
 	v := st.linkDetail(l)
-	v.Password = nil
+	if db.referenceShapes {
+		referenceRead(&v) // and the password shown to its holder, as the reference does
+	} else {
+		v.Password = nil
+	}
 	if !l.ShowMetadata {
 		sl := model.SanitizedSharedLink{SharedLink: v, Assets: sanitizedAll(v.Assets)}
 		if token != "" {
