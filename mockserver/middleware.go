@@ -5,7 +5,9 @@ import (
 	"mime"
 	"net"
 	"net/http"
+	"net/url"
 	"path"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -62,41 +64,110 @@ func cleanPath(p string) string {
 	return clean
 }
 
-// cors lets a browser app on any origin call the API: every answer carries
-// the CORS headers, and a preflight is answered at once, without
-// credentials. The control API is not granted to other origins: a web page
-// open beside the mock could read every key in /__mock/dataset, or wipe the
-// data. Only Config.ControlOrigin, if set, may call it from a browser.
+// cors lets a browser app on any origin call the API, with credentials
+// (cookies, a session) and with headers of its own: every answer carries
+// the CORS headers, errors too, and a preflight is answered at once,
+// without credentials. A request from a page gets its origin back with
+// Allow-Credentials (browsers refuse `*` for a credentialed call); one
+// without an Origin, or with one that is no origin, gets `*`, which grants
+// no credentials. The control API is not granted to other origins: a web
+// page open beside the mock could read every key in /__mock/dataset, or
+// wipe the data. Only Config.ControlOrigin, if set, may call it from a
+// browser.
 func (s *server) cors(h http.Handler) http.Handler {
-	allowHeaders := strings.Join([]string{"x-api-key", "authorization", "content-type", s.cfg.ChecksumHeader,
-		"x-immich-share-key", "x-immich-user-token", "x-mock-status", "x-mock-delay"}, ", ")
+	own := []string{"x-api-key", "authorization", "content-type", strings.ToLower(s.cfg.ChecksumHeader),
+		"x-immich-share-key", "x-immich-user-token", "x-mock-status", "x-mock-delay"}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		hd := w.Header()
-		control := strings.HasPrefix(r.URL.Path, controlPrefix)
+		origin := r.Header.Get("Origin")
+		hd.Add("Vary", "Origin")
 		switch {
-		case !control:
-			hd.Set("Access-Control-Allow-Origin", "*")
-		case s.cfg.ControlOrigin != "" && r.Header.Get("Origin") == s.cfg.ControlOrigin:
-			hd.Set("Access-Control-Allow-Origin", s.cfg.ControlOrigin)
-			hd.Add("Vary", "Origin")
+		case strings.HasPrefix(r.URL.Path, controlPrefix):
+			if s.cfg.ControlOrigin != "" && origin == s.cfg.ControlOrigin {
+				hd.Set("Access-Control-Allow-Origin", s.cfg.ControlOrigin)
+			}
+		case isOrigin(origin):
+			hd.Set("Access-Control-Allow-Origin", origin)
+			hd.Set("Access-Control-Allow-Credentials", "true")
 		default:
-			hd.Add("Vary", "Origin")
+			hd.Set("Access-Control-Allow-Origin", "*")
 		}
-		if hd.Get("Access-Control-Allow-Origin") != "" {
-			hd.Set("Access-Control-Expose-Headers", "content-type, content-length")
+		granted := hd.Get("Access-Control-Allow-Origin") != ""
+		if granted {
+			hd.Set("Access-Control-Expose-Headers", "Content-Disposition, Content-Range, Content-Length, Content-Type")
 		}
 		if r.Method == http.MethodOptions {
-			if hd.Get("Access-Control-Allow-Origin") != "" {
+			hd.Add("Vary", "Access-Control-Request-Headers")
+			if granted {
 				hd.Set("Access-Control-Allow-Methods", "GET, POST, PUT, PATCH, DELETE, OPTIONS")
-				hd.Set("Access-Control-Allow-Headers", allowHeaders)
+				hd.Set("Access-Control-Allow-Headers", strings.Join(allowHeaders(own, r.Header.Get("Access-Control-Request-Headers")), ", "))
 				hd.Set("Access-Control-Max-Age", "86400")
 			}
-			hd.Add("Vary", "Origin")
 			w.WriteHeader(http.StatusNoContent)
 			return
 		}
 		h.ServeHTTP(w, r)
 	})
+}
+
+// Bounds of what a preflight's Access-Control-Request-Headers may ask for:
+// more than an app would ever send, little enough that the answer stays
+// small. A list beyond them gets the mock's own headers only.
+const (
+	maxAskedHeaders    = 1024 // bytes of the whole list
+	maxAskedHeaderName = 128  // bytes of one name
+)
+
+// allowHeaders is what a preflight allows: the mock's own headers, then
+// those it asks for (lower case, each once). A name that is no HTTP token
+// is left out; a list too long is not read.
+func allowHeaders(own []string, asked string) []string {
+	allowed := slices.Clone(own)
+	if len(asked) > maxAskedHeaders {
+		return allowed
+	}
+	for name := range strings.SplitSeq(asked, ",") {
+		name = strings.ToLower(strings.TrimSpace(name))
+		if name == "" || len(name) > maxAskedHeaderName || !isToken(name) || slices.Contains(allowed, name) {
+			continue
+		}
+		allowed = append(allowed, name)
+	}
+	return allowed
+}
+
+// isToken says whether s is an HTTP token (RFC 9110 5.6.2), as a header's
+// name must be.
+func isToken(s string) bool {
+	for _, c := range []byte(s) {
+		if c <= ' ' || c >= 0x7f || strings.IndexByte(`"(),/:;<=>?@[\]{}`, c) >= 0 {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// maxOrigin bounds an Origin the mock echoes.
+const maxOrigin = 512
+
+// isOrigin says whether v is an origin as a browser sends it: "null" (a
+// file or sandboxed page), or scheme://host[:port] and nothing more. Only
+// that is echoed back.
+func isOrigin(v string) bool {
+	if v == "null" {
+		return true
+	}
+	if v == "" || len(v) > maxOrigin {
+		return false
+	}
+	for _, c := range []byte(v) {
+		if c <= ' ' || c >= 0x7f {
+			return false
+		}
+	}
+	u, err := url.Parse(v)
+	return err == nil && u.Scheme != "" && u.Host != "" && u.User == nil && u.Opaque == "" &&
+		u.Scheme+"://"+u.Host == v
 }
 
 // controlPrefix is where the control API lives, beside the API.
