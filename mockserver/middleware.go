@@ -1,6 +1,7 @@
 package mockserver
 
 import (
+	"fmt"
 	"log/slog"
 	"mime"
 	"net"
@@ -11,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 )
 
 // maxMockDelay bounds x-mock-delay, so a typo cannot hold a connection for hours.
@@ -231,6 +233,7 @@ func mockHeaders(h http.Handler) http.Handler {
 				return
 			}
 			msg := http.StatusText(status)
+			forcedStatus(w, "x-mock-status")
 			writeError(w, errorf(status, "%s (asked for by x-mock-status)", msg))
 			return
 		}
@@ -252,8 +255,11 @@ func (s *server) latency(h http.Handler) http.Handler {
 }
 
 // logRequests logs one line per request: what was answered, or that the
-// client left before an answer; the error behind an error answer, with the
-// detail a client is not told of an internal one; 5xx answers at ERROR.
+// client left before an answer; the query, its credentials masked; which
+// credential the request presented (its kind and last four characters);
+// the message of an error answer, with the detail a client is not told of
+// an internal one; whether x-mock-status forced the status. The level is
+// the status's: 5xx ERROR, 4xx WARN, the rest INFO.
 func (s *server) logRequests(h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
@@ -263,7 +269,9 @@ func (s *server) logRequests(h http.Handler) http.Handler {
 			slog.String("method", r.Method),
 			slog.String("path", r.URL.Path),
 		}
-		level := slog.LevelInfo
+		if q := maskQuery(r.URL.RawQuery); q != "" {
+			attrs = append(attrs, slog.String("query", q))
+		}
 		switch {
 		case lw.status == 0 && (lw.gone || r.Context().Err() != nil):
 			attrs = append(attrs, slog.String("outcome", "client gone before the answer"))
@@ -278,25 +286,131 @@ func (s *server) logRequests(h http.Handler) http.Handler {
 				lw.status = http.StatusOK
 			}
 			attrs = append(attrs, slog.Int("status", lw.status))
-			if lw.status >= 500 {
-				level = slog.LevelError
-			}
 		}
-		if lw.err != nil {
-			attrs = append(attrs, slog.String("error", lw.err.Error()))
+		level := slog.LevelInfo
+		switch {
+		case lw.status >= 500:
+			level = slog.LevelError
+		case lw.status >= 400:
+			level = slog.LevelWarn
+		}
+		if lw.status >= 400 && lw.message != nil {
+			attrs = append(attrs, slog.String("message", logMessage(lw.message)))
+		}
+		if lw.detail != nil {
+			attrs = append(attrs, slog.String("error", lw.detail.Error()))
+		}
+		if lw.forced != "" {
+			attrs = append(attrs, slog.String("forced", lw.forced))
+		}
+		if c := credentialOf(r); c.value != nil {
+			attrs = append(attrs, credentialAttr(c))
 		}
 		attrs = append(attrs, slog.Int64("bytes", lw.bytes), slog.Duration("duration", time.Since(start)))
 		s.log.LogAttrs(r.Context(), level, "request", attrs...)
 	})
 }
 
-// loggingWriter remembers the status, the bytes, the error answered and
-// whether writing failed (the client went away) of a response.
+// maxLogged bounds what a log line repeats of a request or an answer (the
+// query, a message), so that a line stays a line.
+const maxLogged = 512
+
+// cutLogged cuts s to maxLogged bytes, marking the cut.
+func cutLogged(s string) string {
+	if len(s) <= maxLogged {
+		return s
+	}
+	cut := maxLogged
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "…"
+}
+
+// logMessage is an error answer's message on one line: a list of field
+// problems joined with "; ".
+func logMessage(message any) string {
+	switch m := message.(type) {
+	case string:
+		return cutLogged(m)
+	case []string:
+		return cutLogged(strings.Join(m, "; "))
+	}
+	return cutLogged(fmt.Sprint(message))
+}
+
+// secretParamWords mark a query parameter that carries a credential: the
+// mock's own (key, apiKey, token, password) and any an app adds.
+var secretParamWords = [...]string{"key", "token", "password", "passwd", "secret", "auth", "session", "credential"}
+
+// maskQuery is a raw query as the log shows it: in its order, the value of
+// every parameter that carries a credential replaced by ****, and cut to
+// maxLogged bytes.
+func maskQuery(raw string) string {
+	if raw == "" {
+		return ""
+	}
+	params := strings.Split(raw, "&")
+	for i, p := range params {
+		name, _, hasValue := strings.Cut(p, "=")
+		if !hasValue {
+			continue
+		}
+		decoded, err := url.QueryUnescape(name)
+		if err != nil {
+			decoded = name
+		}
+		decoded = strings.ToLower(decoded)
+		for _, w := range secretParamWords {
+			if strings.Contains(decoded, w) {
+				params[i] = name + "=****"
+				break
+			}
+		}
+	}
+	return cutLogged(strings.Join(params, "&"))
+}
+
+// minShownSecret is the shortest credential whose last four characters the
+// log shows: of a shorter one, four would be too much of it.
+const minShownSecret = 8
+
+// credentialAttr names a request's credential in the log: its kind, and
+// its last four characters when it is long enough to keep the rest secret.
+func credentialAttr(c presented) slog.Attr {
+	attrs := []any{slog.String("kind", c.kind)}
+	if v := *c.value; utf8.RuneCountInString(v) >= minShownSecret {
+		runes := []rune(v)
+		last4 := string(runes[len(runes)-4:])
+		if isPrintableASCII(last4) {
+			attrs = append(attrs, slog.String("last4", last4))
+		}
+	}
+	return slog.Group("credential", attrs...)
+}
+
+// isPrintableASCII says whether s is printable ASCII, which a log shows as
+// it is.
+func isPrintableASCII(s string) bool {
+	for _, c := range []byte(s) {
+		if c < ' ' || c >= 0x7f {
+			return false
+		}
+	}
+	return true
+}
+
+// loggingWriter remembers, for the request log, the status, the bytes, the
+// message of an error answered and its detail when the client is not told
+// it, who forced the status, and whether writing failed (the client went
+// away) of a response.
 type loggingWriter struct {
 	http.ResponseWriter
 	status   int
 	bytes    int64
-	err      error
+	message  any
+	detail   error
+	forced   string
 	writeErr error
 	gone     bool
 }
