@@ -3,20 +3,40 @@ package mockserver
 import (
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 )
 
-// credentialsOf reads the credentials a request presents, where the
-// reference looks for them: a shared link's key (query key, header
-// x-immich-share-key), a session's access token (Authorization: Bearer,
-// cookie immich_access_token, header x-immich-user-token) and an API key
-// (header x-api-key, query apiKey). Nothing else of the request is read.
+// presented is one credential a request carries: its kind, as the request
+// log names it, and its value.
+type presented struct {
+	kind  string
+	value *string
+}
+
+// presentedCredentials are the credentials r may carry, where the reference
+// looks for them, in the order it tries them: a shared link's key (query
+// key, header x-immich-share-key), a session's access token
+// (Authorization: Bearer, cookie immich_access_token, header
+// x-immich-user-token), an API key (header x-api-key, query apiKey). A nil
+// value was not presented.
+func presentedCredentials(r *http.Request, q url.Values) (shareKeys, sessions, apiKeys []presented) {
+	shareKeys = []presented{{"share-key", query(q, "key")}, {"share-key", header(r, "x-immich-share-key")}}
+	sessions = []presented{{"bearer", bearer(r)}, {"cookie", cookie(r, "immich_access_token")}, {"user-token", header(r, "x-immich-user-token")}}
+	apiKeys = []presented{{"api-key", header(r, "x-api-key")}, {"api-key", query(q, "apiKey")}}
+	return shareKeys, sessions, apiKeys
+}
+
+// credentialsOf reads the credentials a request presents
+// (presentedCredentials) and the tokens that open password-protected
+// links. Nothing else of the request is read.
 func credentialsOf(r *http.Request) credentials {
 	var c credentials
 	q := r.URL.Query()
-	c.shareKey = firstOf(query(q, "key"), header(r, "x-immich-share-key"))
-	c.session = firstOf(bearer(r), cookie(r, "immich_access_token"), header(r, "x-immich-user-token"))
-	c.apiKey = firstOf(header(r, "x-api-key"), query(q, "apiKey"))
+	shareKeys, sessions, apiKeys := presentedCredentials(r, q)
+	c.shareKey = first(shareKeys).value
+	c.session = first(sessions).value
+	c.apiKey = first(apiKeys).value
 	if v := query(q, "token"); v != nil {
 		c.linkTokens = append(c.linkTokens, strings.Split(*v, ",")...)
 	}
@@ -29,13 +49,22 @@ func credentialsOf(r *http.Request) credentials {
 	return c
 }
 
-func firstOf(vs ...*string) *string {
-	for _, v := range vs {
-		if v != nil {
-			return v
+// credentialOf is the credential that decides who r acts for: the first
+// one presented. Its value is nil when r presents none.
+func credentialOf(r *http.Request) presented {
+	shareKeys, sessions, apiKeys := presentedCredentials(r, r.URL.Query())
+	return first(slices.Concat(shareKeys, sessions, apiKeys))
+}
+
+// first is the first credential of list that was presented, or one with a
+// nil value.
+func first(list []presented) presented {
+	for _, p := range list {
+		if p.value != nil {
+			return p
 		}
 	}
-	return nil
+	return presented{}
 }
 
 func query(q map[string][]string, name string) *string {

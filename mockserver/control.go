@@ -3,10 +3,10 @@ package mockserver
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"net/http"
+	"reflect"
 	"strings"
 	"unicode/utf8"
 
@@ -17,8 +17,9 @@ import (
 const maxControlBody = 1 << 20
 
 // decodeBody reads a control request's JSON body into v: one JSON object,
-// no member twice and nothing after it. An empty body leaves v as it is
-// when optional.
+// no member twice, each of the type v's field takes, and nothing after it.
+// An empty body leaves v as it is when optional. Every problem is told in
+// the API's words (typeProblems), never in Go's.
 func decodeBody(r *http.Request, v any, optional bool) error {
 	data, err := io.ReadAll(io.LimitReader(r.Body, maxControlBody+1))
 	switch {
@@ -29,16 +30,21 @@ func decodeBody(r *http.Request, v any, optional bool) error {
 	case len(bytes.TrimSpace(data)) == 0 && optional:
 		return nil
 	}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
-		return errorf(http.StatusBadRequest, "Body is not the expected JSON: %v", err)
-	}
-	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
-		return errorf(http.StatusBadRequest, "Body is not the expected JSON: there is more after the object")
+	if err := json.Unmarshal(data, new(json.RawMessage)); err != nil {
+		return errorf(http.StatusBadRequest, "%s", parseErrorText(data, err))
 	}
 	if key, ok := repeatedKey(data); ok {
 		return errorf(http.StatusBadRequest, "Body is not the expected JSON: %q is given twice", key)
+	}
+	if problems := typeProblems(data, reflect.TypeOf(v)); len(problems) > 0 {
+		return invalidFields(problems)
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		// typeProblems has found what the decoder could refuse; if it
+		// missed something, the client still gets no Go in its answer.
+		return errorf(http.StatusBadRequest, "Body is not the JSON this operation takes")
 	}
 	return nil
 }

@@ -40,15 +40,22 @@ var statusOf = [...]int{
 // is, a domain error by its kind, and anything else, like an internal
 // domain error, as a 500 without detail (the detail goes to the log).
 func answerOf(err error) *apiError {
+	ae, _ := answerAndTold(err)
+	return ae
+}
+
+// answerAndTold is answerOf, and whether the answer tells the client err
+// as it is (false: its detail is kept from the client, for the log).
+func answerAndTold(err error) (*apiError, bool) {
 	var ae *apiError
 	if errors.As(err, &ae) {
-		return ae
+		return ae, true
 	}
 	var de *domainError
 	if errors.As(err, &de) && de.code != errInternal && int(de.code) < len(statusOf) {
-		return &apiError{status: statusOf[de.code], message: de.message}
+		return &apiError{status: statusOf[de.code], message: de.message}, true
 	}
-	return errorf(http.StatusInternalServerError, "Internal server error")
+	return errorf(http.StatusInternalServerError, "Internal server error"), false
 }
 
 // errorBody is the one JSON shape of every error the mock sends.
@@ -121,10 +128,26 @@ func mustErrorBody(status int, message any) []byte {
 	return b
 }
 
-// recordError hands err to the request log's writer.
+// recordError hands err to the request log's writer: the message its
+// client is told, and the detail it is not.
 func recordError(w http.ResponseWriter, err error) {
+	lw := loggingWriterOf(w)
+	if lw == nil {
+		return
+	}
+	ae, told := answerAndTold(err)
+	lw.message = ae.message
+	lw.detail = nil
+	if !told {
+		lw.detail = err
+	}
+}
+
+// forcedStatus tells the request log that the answer's status was asked
+// for by the client, with the header named.
+func forcedStatus(w http.ResponseWriter, by string) {
 	if lw := loggingWriterOf(w); lw != nil {
-		lw.err = err
+		lw.forced = by
 	}
 }
 

@@ -3,6 +3,7 @@ package mockserver
 import (
 	"bufio"
 	"bytes"
+	"encoding/json"
 	"log/slog"
 	"net"
 	"net/http"
@@ -109,12 +110,14 @@ func TestLogNamesTheError(t *testing.T) {
 
 	rep := do(t, newRequest(t, http.MethodGet, srv.URL+"/api/shared-links", nil, "x-api-key", "wrong"))
 	require.Equal(t, http.StatusUnauthorized, rep.status)
-	assert.NotEmpty(t, log.line("level=INFO", "status=401", `error="Invalid API key"`), log.String())
+	line := log.line("status=401")
+	assert.Contains(t, line, `message="Invalid API key"`, log.String())
+	assert.NotContains(t, line, "error=", "what the client was told is not logged twice")
 
 	rep = do(t, newRequest(t, http.MethodPost, srv.URL+"/__mock/reset", nil, "Content-Type", "application/json"))
 	requireError(t, rep, http.StatusInternalServerError, "Internal server error")
 	assert.NotContains(t, string(rep.body), "users", "the client is not told the detail")
-	assert.NotEmpty(t, log.line("level=ERROR", "status=500", "the dataset: users: none"), log.String())
+	assert.NotEmpty(t, log.line("level=ERROR", "status=500", `message="Internal server error"`, "the dataset: users: none"), log.String())
 
 	rep = do(t, newRequest(t, http.MethodGet, srv.URL+"/api/shared-links", nil, "x-api-key", keyAlice))
 	assert.Equal(t, http.StatusOK, rep.status, "the failed reset kept the state")
@@ -151,4 +154,205 @@ func TestHalfClosedClientsGetTheirAnswer(t *testing.T) {
 			assert.Equal(t, "application/json", resp.Header.Get("Content-Type"))
 		})
 	}
+}
+
+// logLine sends r to a mock that logs in text and returns the line it
+// logged for r.
+func logLine(t *testing.T, r func(base string) *http.Request) string {
+	t.Helper()
+	log := &logBuffer{}
+	srv := newHardenedServer(t, Config{Dataset: testDataset, Now: testNow, Logger: slog.New(slog.NewTextHandler(log, nil))})
+	do(t, r(srv.URL))
+	line := log.line("msg=request")
+	require.NotEmpty(t, line, "no request line: %s", log)
+	return line
+}
+
+// TestLogLevelByStatus: a 5xx is logged at ERROR, a 4xx at WARN, the rest
+// at INFO, so that a filter on the level finds what went wrong.
+func TestLogLevelByStatus(t *testing.T) {
+	tests := []struct {
+		name    string
+		headers []string
+		level   string
+	}{
+		{"a 200", []string{"x-api-key", keyAlice}, "level=INFO"},
+		{"a 401", nil, "level=WARN"},
+		{"a forced 404", []string{"x-mock-status", "404"}, "level=WARN"},
+		{"a forced 503", []string{"x-mock-status", "503"}, "level=ERROR"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			line := logLine(t, func(base string) *http.Request {
+				return newRequest(t, http.MethodGet, base+"/api/shared-links", nil, tt.headers...)
+			})
+			assert.True(t, strings.HasPrefix(line, "time="), line)
+			assert.Contains(t, line, " "+tt.level+" ")
+		})
+	}
+}
+
+// TestLogMessageOfAnError: the line of a 4xx or 5xx carries the message
+// its client got, a list of field problems too, so that a 400 explains
+// itself in the log.
+func TestLogMessageOfAnError(t *testing.T) {
+	tests := []struct {
+		name    string
+		request func(t *testing.T, base string) *http.Request
+		want    string
+	}{
+		{"one message", func(t *testing.T, base string) *http.Request {
+			return newRequest(t, http.MethodGet, base+"/api/shared-links", nil)
+		}, `message="Authentication required"`},
+		{"a list of problems", func(t *testing.T, base string) *http.Request {
+			body, ct := validForm("x").without("deviceId").encode(t)
+			return newRequest(t, http.MethodPost, base+"/api/asset/upload", bytes.NewReader(body), "x-api-key", keyAlice, "Content-Type", ct)
+		}, `message="deviceId must be a string; deviceId should not be empty"`},
+		{"an unknown route", func(t *testing.T, base string) *http.Request {
+			return newRequest(t, http.MethodGet, base+"/api/nowhere", nil)
+		}, `message="Cannot GET /api/nowhere"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			line := logLine(t, func(base string) *http.Request { return tt.request(t, base) })
+			assert.Contains(t, line, tt.want)
+		})
+	}
+	t.Run("none on a success", func(t *testing.T) {
+		line := logLine(t, func(base string) *http.Request {
+			return newRequest(t, http.MethodGet, base+"/api/shared-links", nil, "x-api-key", keyAlice)
+		})
+		assert.NotContains(t, line, "message=")
+	})
+}
+
+// TestLogQueryMasksSecrets: the query is logged, for it often explains an
+// answer, but the value of every parameter that carries a credential is
+// masked.
+func TestLogQueryMasksSecrets(t *testing.T) {
+	tests := []struct {
+		query  string
+		logged string
+	}{
+		{"size=preview", `query="size=preview"`},
+		{"key=" + linkUpload + "&size=thumbnail", `query="key=****&size=thumbnail"`},
+		{"apiKey=" + keyAlice, `query="apiKey=****"`},
+		{"token=t0ken-of-a-link&password=hunter22", `query="token=****&password=****"`},
+		{"x-api-key=a1b2c3d4&access_token=a1b2c3d4&sessionId=a1b2c3d4&client_secret=a1b2c3d4&Authorization=a1b2c3d4",
+			`query="x-api-key=****&access_token=****&sessionId=****&client_secret=****&Authorization=****"`},
+		{"key&withoutValue=1", `query="key&withoutValue=1"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.query, func(t *testing.T) {
+			line := logLine(t, func(base string) *http.Request {
+				return newRequest(t, http.MethodGet, base+"/api/server-info/ping?"+tt.query, nil)
+			})
+			assert.Contains(t, line, tt.logged)
+			for _, secret := range []string{linkUpload, keyAlice, "t0ken", "hunter22", "a1b2c3d4"} {
+				assert.NotContains(t, line, secret)
+			}
+		})
+	}
+	t.Run("none", func(t *testing.T) {
+		line := logLine(t, func(base string) *http.Request {
+			return newRequest(t, http.MethodGet, base+"/api/server-info/ping", nil)
+		})
+		assert.NotContains(t, line, "query=")
+	})
+	t.Run("a long one is cut", func(t *testing.T) {
+		line := logLine(t, func(base string) *http.Request {
+			return newRequest(t, http.MethodGet, base+"/api/server-info/ping?q="+strings.Repeat("a", 5000), nil)
+		})
+		assert.Less(t, len(line), 1500, line)
+	})
+}
+
+// TestLogCredential: the line names the credential that decided who the
+// request acts for, by its kind and its last four characters, never more
+// of it; a secret too short to show four of is shown by its kind alone.
+func TestLogCredential(t *testing.T) {
+	tests := []struct {
+		name    string
+		request func(t *testing.T, srv string) *http.Request
+		want    string
+		secrets []string
+	}{
+		{"an API key", func(t *testing.T, base string) *http.Request {
+			return newRequest(t, http.MethodGet, base+"/api/shared-links", nil, "x-api-key", "a-long-api-key-9f3e")
+		}, "credential.kind=api-key credential.last4=9f3e", []string{"a-long-api-key"}},
+		{"an API key in the query", func(t *testing.T, base string) *http.Request {
+			return newRequest(t, http.MethodGet, base+"/api/shared-links?apiKey="+keyAlice, nil)
+		}, "credential.kind=api-key credential.last4=-key", []string{keyAlice}},
+		{"a share key, before an API key", func(t *testing.T, base string) *http.Request {
+			return newRequest(t, http.MethodGet, base+"/api/shared-links?key="+linkUpload, nil, "x-api-key", keyAlice)
+		}, "credential.kind=share-key credential.last4=load", []string{linkUpload, keyAlice}},
+		{"a share key header", func(t *testing.T, base string) *http.Request {
+			return newRequest(t, http.MethodGet, base+"/api/shared-links/me", nil, "x-immich-share-key", linkUpload)
+		}, "credential.kind=share-key credential.last4=load", []string{linkUpload}},
+		{"a bearer session", func(t *testing.T, base string) *http.Request {
+			return newRequest(t, http.MethodGet, base+"/api/users/me", nil, "Authorization", "Bearer s3ss10n-t0ken-abcd")
+		}, "credential.kind=bearer credential.last4=abcd", []string{"s3ss10n"}},
+		{"a session cookie", func(t *testing.T, base string) *http.Request {
+			return newRequest(t, http.MethodGet, base+"/api/users/me", nil, "Cookie", "immich_access_token=c00kie-t0ken-wxyz")
+		}, "credential.kind=cookie credential.last4=wxyz", []string{"c00kie"}},
+		{"a user token header", func(t *testing.T, base string) *http.Request {
+			return newRequest(t, http.MethodGet, base+"/api/users/me", nil, "x-immich-user-token", "us3r-t0ken-efgh")
+		}, "credential.kind=user-token credential.last4=efgh", []string{"us3r"}},
+		{"a short secret", func(t *testing.T, base string) *http.Request {
+			return newRequest(t, http.MethodGet, base+"/api/shared-links", nil, "x-api-key", "abc123")
+		}, "credential.kind=api-key", []string{"abc123", "c123", "last4"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			line := logLine(t, func(base string) *http.Request { return tt.request(t, base) })
+			assert.Contains(t, line, tt.want)
+			for _, s := range tt.secrets {
+				assert.NotContains(t, line, s)
+			}
+		})
+	}
+	t.Run("none", func(t *testing.T) {
+		line := logLine(t, func(base string) *http.Request {
+			return newRequest(t, http.MethodGet, base+"/api/server-info/ping", nil)
+		})
+		assert.NotContains(t, line, "credential")
+	})
+}
+
+// TestLogForcedStatus: a status the client forced with x-mock-status is
+// marked as such, so that nobody hunts for a bug behind it.
+func TestLogForcedStatus(t *testing.T) {
+	line := logLine(t, func(base string) *http.Request {
+		return newRequest(t, http.MethodGet, base+"/api/shared-links", nil, "x-mock-status", "503")
+	})
+	assert.Contains(t, line, "status=503")
+	assert.Contains(t, line, "forced=x-mock-status")
+	line = logLine(t, func(base string) *http.Request { return newRequest(t, http.MethodGet, base+"/api/shared-links", nil) })
+	assert.Contains(t, line, "status=401")
+	assert.NotContains(t, line, "forced")
+}
+
+// TestLogAsJSON: the JSON log (serve --log-format json) carries the same
+// fields, one object per request.
+func TestLogAsJSON(t *testing.T) {
+	log := &logBuffer{}
+	srv := newHardenedServer(t, Config{Dataset: testDataset, Now: testNow, Logger: slog.New(slog.NewJSONHandler(log, nil))})
+	do(t, newRequest(t, http.MethodGet, srv.URL+"/api/shared-links?key="+linkUpload+"&size=preview", nil, "x-mock-status", "503"))
+	line := log.line(`"msg":"request"`)
+	require.NotEmpty(t, line, log.String())
+	var got map[string]any
+	require.NoError(t, json.Unmarshal([]byte(line), &got), line)
+	assert.Equal(t, "ERROR", got["level"])
+	assert.EqualValues(t, 503, got["status"])
+	assert.Equal(t, "Service Unavailable (asked for by x-mock-status)", got["message"])
+	assert.Equal(t, "key=****&size=preview", got["query"])
+	assert.Equal(t, map[string]any{"kind": "share-key", "last4": "load"}, got["credential"])
+	assert.Equal(t, "x-mock-status", got["forced"])
+	assert.NotContains(t, line, linkUpload)
+
+	do(t, newRequest(t, http.MethodPost, srv.URL+"/api/asset/upload", nil, "x-api-key", keyAlice))
+	line = log.line(`"status":400`)
+	require.NoError(t, json.Unmarshal([]byte(line), &got), line)
+	assert.Equal(t, "WARN", got["level"])
+	assert.Equal(t, "File is required", got["message"])
 }

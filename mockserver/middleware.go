@@ -1,14 +1,18 @@
 package mockserver
 
 import (
+	"fmt"
 	"log/slog"
 	"mime"
 	"net"
 	"net/http"
+	"net/url"
 	"path"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 )
 
 // maxMockDelay bounds x-mock-delay, so a typo cannot hold a connection for hours.
@@ -62,41 +66,110 @@ func cleanPath(p string) string {
 	return clean
 }
 
-// cors lets a browser app on any origin call the API: every answer carries
-// the CORS headers, and a preflight is answered at once, without
-// credentials. The control API is not granted to other origins: a web page
-// open beside the mock could read every key in /__mock/dataset, or wipe the
-// data. Only Config.ControlOrigin, if set, may call it from a browser.
+// cors lets a browser app on any origin call the API, with credentials
+// (cookies, a session) and with headers of its own: every answer carries
+// the CORS headers, errors too, and a preflight is answered at once,
+// without credentials. A request from a page gets its origin back with
+// Allow-Credentials (browsers refuse `*` for a credentialed call); one
+// without an Origin, or with one that is no origin, gets `*`, which grants
+// no credentials. The control API is not granted to other origins: a web
+// page open beside the mock could read every key in /__mock/dataset, or
+// wipe the data. Only Config.ControlOrigin, if set, may call it from a
+// browser.
 func (s *server) cors(h http.Handler) http.Handler {
-	allowHeaders := strings.Join([]string{"x-api-key", "authorization", "content-type", s.cfg.ChecksumHeader,
-		"x-immich-share-key", "x-immich-user-token", "x-mock-status", "x-mock-delay"}, ", ")
+	own := []string{"x-api-key", "authorization", "content-type", strings.ToLower(s.cfg.ChecksumHeader),
+		"x-immich-share-key", "x-immich-user-token", "x-mock-status", "x-mock-delay"}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		hd := w.Header()
-		control := strings.HasPrefix(r.URL.Path, controlPrefix)
+		origin := r.Header.Get("Origin")
+		hd.Add("Vary", "Origin")
 		switch {
-		case !control:
-			hd.Set("Access-Control-Allow-Origin", "*")
-		case s.cfg.ControlOrigin != "" && r.Header.Get("Origin") == s.cfg.ControlOrigin:
-			hd.Set("Access-Control-Allow-Origin", s.cfg.ControlOrigin)
-			hd.Add("Vary", "Origin")
+		case strings.HasPrefix(r.URL.Path, controlPrefix):
+			if s.cfg.ControlOrigin != "" && origin == s.cfg.ControlOrigin {
+				hd.Set("Access-Control-Allow-Origin", s.cfg.ControlOrigin)
+			}
+		case isOrigin(origin):
+			hd.Set("Access-Control-Allow-Origin", origin)
+			hd.Set("Access-Control-Allow-Credentials", "true")
 		default:
-			hd.Add("Vary", "Origin")
+			hd.Set("Access-Control-Allow-Origin", "*")
 		}
-		if hd.Get("Access-Control-Allow-Origin") != "" {
-			hd.Set("Access-Control-Expose-Headers", "content-type, content-length")
+		granted := hd.Get("Access-Control-Allow-Origin") != ""
+		if granted {
+			hd.Set("Access-Control-Expose-Headers", "Content-Disposition, Content-Range, Content-Length, Content-Type")
 		}
 		if r.Method == http.MethodOptions {
-			if hd.Get("Access-Control-Allow-Origin") != "" {
+			hd.Add("Vary", "Access-Control-Request-Headers")
+			if granted {
 				hd.Set("Access-Control-Allow-Methods", "GET, POST, PUT, PATCH, DELETE, OPTIONS")
-				hd.Set("Access-Control-Allow-Headers", allowHeaders)
+				hd.Set("Access-Control-Allow-Headers", strings.Join(allowHeaders(own, r.Header.Get("Access-Control-Request-Headers")), ", "))
 				hd.Set("Access-Control-Max-Age", "86400")
 			}
-			hd.Add("Vary", "Origin")
 			w.WriteHeader(http.StatusNoContent)
 			return
 		}
 		h.ServeHTTP(w, r)
 	})
+}
+
+// Bounds of what a preflight's Access-Control-Request-Headers may ask for:
+// more than an app would ever send, little enough that the answer stays
+// small. A list beyond them gets the mock's own headers only.
+const (
+	maxAskedHeaders    = 1024 // bytes of the whole list
+	maxAskedHeaderName = 128  // bytes of one name
+)
+
+// allowHeaders is what a preflight allows: the mock's own headers, then
+// those it asks for (lower case, each once). A name that is no HTTP token
+// is left out; a list too long is not read.
+func allowHeaders(own []string, asked string) []string {
+	allowed := slices.Clone(own)
+	if len(asked) > maxAskedHeaders {
+		return allowed
+	}
+	for name := range strings.SplitSeq(asked, ",") {
+		name = strings.ToLower(strings.TrimSpace(name))
+		if name == "" || len(name) > maxAskedHeaderName || !isToken(name) || slices.Contains(allowed, name) {
+			continue
+		}
+		allowed = append(allowed, name)
+	}
+	return allowed
+}
+
+// isToken says whether s is an HTTP token (RFC 9110 5.6.2), as a header's
+// name must be.
+func isToken(s string) bool {
+	for _, c := range []byte(s) {
+		if c <= ' ' || c >= 0x7f || strings.IndexByte(`"(),/:;<=>?@[\]{}`, c) >= 0 {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// maxOrigin bounds an Origin the mock echoes.
+const maxOrigin = 512
+
+// isOrigin says whether v is an origin as a browser sends it: "null" (a
+// file or sandboxed page), or scheme://host[:port] and nothing more. Only
+// that is echoed back.
+func isOrigin(v string) bool {
+	if v == "null" {
+		return true
+	}
+	if v == "" || len(v) > maxOrigin {
+		return false
+	}
+	for _, c := range []byte(v) {
+		if c <= ' ' || c >= 0x7f {
+			return false
+		}
+	}
+	u, err := url.Parse(v)
+	return err == nil && u.Scheme != "" && u.Host != "" && u.User == nil && u.Opaque == "" &&
+		u.Scheme+"://"+u.Host == v
 }
 
 // controlPrefix is where the control API lives, beside the API.
@@ -160,6 +233,7 @@ func mockHeaders(h http.Handler) http.Handler {
 				return
 			}
 			msg := http.StatusText(status)
+			forcedStatus(w, "x-mock-status")
 			writeError(w, errorf(status, "%s (asked for by x-mock-status)", msg))
 			return
 		}
@@ -181,8 +255,11 @@ func (s *server) latency(h http.Handler) http.Handler {
 }
 
 // logRequests logs one line per request: what was answered, or that the
-// client left before an answer; the error behind an error answer, with the
-// detail a client is not told of an internal one; 5xx answers at ERROR.
+// client left before an answer; the query, its credentials masked; which
+// credential the request presented (its kind and last four characters);
+// the message of an error answer, with the detail a client is not told of
+// an internal one; whether x-mock-status forced the status. The level is
+// the status's: 5xx ERROR, 4xx WARN, the rest INFO.
 func (s *server) logRequests(h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
@@ -192,7 +269,9 @@ func (s *server) logRequests(h http.Handler) http.Handler {
 			slog.String("method", r.Method),
 			slog.String("path", r.URL.Path),
 		}
-		level := slog.LevelInfo
+		if q := maskQuery(r.URL.RawQuery); q != "" {
+			attrs = append(attrs, slog.String("query", q))
+		}
 		switch {
 		case lw.status == 0 && (lw.gone || r.Context().Err() != nil):
 			attrs = append(attrs, slog.String("outcome", "client gone before the answer"))
@@ -207,25 +286,131 @@ func (s *server) logRequests(h http.Handler) http.Handler {
 				lw.status = http.StatusOK
 			}
 			attrs = append(attrs, slog.Int("status", lw.status))
-			if lw.status >= 500 {
-				level = slog.LevelError
-			}
 		}
-		if lw.err != nil {
-			attrs = append(attrs, slog.String("error", lw.err.Error()))
+		level := slog.LevelInfo
+		switch {
+		case lw.status >= 500:
+			level = slog.LevelError
+		case lw.status >= 400:
+			level = slog.LevelWarn
+		}
+		if lw.status >= 400 && lw.message != nil {
+			attrs = append(attrs, slog.String("message", logMessage(lw.message)))
+		}
+		if lw.detail != nil {
+			attrs = append(attrs, slog.String("error", lw.detail.Error()))
+		}
+		if lw.forced != "" {
+			attrs = append(attrs, slog.String("forced", lw.forced))
+		}
+		if c := credentialOf(r); c.value != nil {
+			attrs = append(attrs, credentialAttr(c))
 		}
 		attrs = append(attrs, slog.Int64("bytes", lw.bytes), slog.Duration("duration", time.Since(start)))
 		s.log.LogAttrs(r.Context(), level, "request", attrs...)
 	})
 }
 
-// loggingWriter remembers the status, the bytes, the error answered and
-// whether writing failed (the client went away) of a response.
+// maxLogged bounds what a log line repeats of a request or an answer (the
+// query, a message), so that a line stays a line.
+const maxLogged = 512
+
+// cutLogged cuts s to maxLogged bytes, marking the cut.
+func cutLogged(s string) string {
+	if len(s) <= maxLogged {
+		return s
+	}
+	cut := maxLogged
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "…"
+}
+
+// logMessage is an error answer's message on one line: a list of field
+// problems joined with "; ".
+func logMessage(message any) string {
+	switch m := message.(type) {
+	case string:
+		return cutLogged(m)
+	case []string:
+		return cutLogged(strings.Join(m, "; "))
+	}
+	return cutLogged(fmt.Sprint(message))
+}
+
+// secretParamWords mark a query parameter that carries a credential: the
+// mock's own (key, apiKey, token, password) and any an app adds.
+var secretParamWords = [...]string{"key", "token", "password", "passwd", "secret", "auth", "session", "credential"}
+
+// maskQuery is a raw query as the log shows it: in its order, the value of
+// every parameter that carries a credential replaced by ****, and cut to
+// maxLogged bytes.
+func maskQuery(raw string) string {
+	if raw == "" {
+		return ""
+	}
+	params := strings.Split(raw, "&")
+	for i, p := range params {
+		name, _, hasValue := strings.Cut(p, "=")
+		if !hasValue {
+			continue
+		}
+		decoded, err := url.QueryUnescape(name)
+		if err != nil {
+			decoded = name
+		}
+		decoded = strings.ToLower(decoded)
+		for _, w := range secretParamWords {
+			if strings.Contains(decoded, w) {
+				params[i] = name + "=****"
+				break
+			}
+		}
+	}
+	return cutLogged(strings.Join(params, "&"))
+}
+
+// minShownSecret is the shortest credential whose last four characters the
+// log shows: of a shorter one, four would be too much of it.
+const minShownSecret = 8
+
+// credentialAttr names a request's credential in the log: its kind, and
+// its last four characters when it is long enough to keep the rest secret.
+func credentialAttr(c presented) slog.Attr {
+	attrs := []any{slog.String("kind", c.kind)}
+	if v := *c.value; utf8.RuneCountInString(v) >= minShownSecret {
+		runes := []rune(v)
+		last4 := string(runes[len(runes)-4:])
+		if isPrintableASCII(last4) {
+			attrs = append(attrs, slog.String("last4", last4))
+		}
+	}
+	return slog.Group("credential", attrs...)
+}
+
+// isPrintableASCII says whether s is printable ASCII, which a log shows as
+// it is.
+func isPrintableASCII(s string) bool {
+	for _, c := range []byte(s) {
+		if c < ' ' || c >= 0x7f {
+			return false
+		}
+	}
+	return true
+}
+
+// loggingWriter remembers, for the request log, the status, the bytes, the
+// message of an error answered and its detail when the client is not told
+// it, who forced the status, and whether writing failed (the client went
+// away) of a response.
 type loggingWriter struct {
 	http.ResponseWriter
 	status   int
 	bytes    int64
-	err      error
+	message  any
+	detail   error
+	forced   string
 	writeErr error
 	gone     bool
 }

@@ -234,22 +234,9 @@ func TestRoutingErrors(t *testing.T) {
 	}
 }
 
-func TestMockHeadersAndCORS(t *testing.T) {
+func TestMockHeaders(t *testing.T) {
 	srv := newTestServer(t)
-	t.Run("preflight", func(t *testing.T) {
-		rep := do(t, newRequest(t, http.MethodOptions, srv.URL+"/api/asset/upload", nil,
-			"Origin", "http://localhost:5173", "Access-Control-Request-Method", "POST", "Access-Control-Request-Headers", "x-api-key"))
-		assert.Equal(t, http.StatusNoContent, rep.status)
-		assert.Equal(t, "*", rep.header.Get("Access-Control-Allow-Origin"))
-		assert.Contains(t, rep.header.Get("Access-Control-Allow-Methods"), "POST")
-		for _, h := range []string{"x-api-key", "authorization", "content-type", "x-service-checksum"} {
-			assert.Contains(t, rep.header.Get("Access-Control-Allow-Headers"), h)
-		}
-	})
-	t.Run("errors carry CORS too", func(t *testing.T) {
-		rep := do(t, newRequest(t, http.MethodGet, srv.URL+"/api/shared-links", nil, "Origin", "http://localhost:5173"))
-		assert.Equal(t, "*", rep.header.Get("Access-Control-Allow-Origin"))
-	})
+	// CORS has tests of its own, a rule each (cors_test.go).
 	t.Run("x-mock-status, before authentication", func(t *testing.T) {
 		for _, status := range []int{400, 404, 429, 500, 503} {
 			r := newRequest(t, http.MethodGet, srv.URL+"/api/shared-links", nil, "x-mock-status", strconv.Itoa(status))

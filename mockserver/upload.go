@@ -290,7 +290,15 @@ func malformed(err error) error {
 	if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
 		return errorf(http.StatusBadRequest, "Malformed multipart body: it ends before its closing boundary")
 	}
-	return errorf(http.StatusBadRequest, "Malformed multipart body: %v", err)
+	// The rest are mime/multipart's own errors, in Go's words: told in the
+	// API's.
+	switch msg := err.Error(); {
+	case strings.Contains(msg, "MIME header"):
+		return errorf(http.StatusBadRequest, "Malformed multipart body: a part's headers cannot be read")
+	case errors.Is(err, multipart.ErrMessageTooLarge):
+		return errorf(http.StatusBadRequest, "Malformed multipart body: a part's headers are too large")
+	}
+	return errorf(http.StatusBadRequest, "Malformed multipart body: it does not follow the boundary of its Content-Type")
 }
 
 func (up *upload) readField(part *multipart.Part) error {

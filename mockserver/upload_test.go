@@ -107,6 +107,8 @@ func TestUploadMalformedBodies(t *testing.T) {
 		{"cut off inside assetData", ct, good[:len(good)-40], "Malformed multipart body: it ends before its closing boundary"},
 		{"cut off after the preamble", ct, good[:20], ""},
 		{"an empty body", ct, nil, ""},
+		{"a part's header without a colon", "multipart/form-data; boundary=B", []byte("--B\r\nno colon here\r\n\r\nx\r\n--B--\r\n"), "Malformed multipart body: a part's headers cannot be read"},
+		{"a line where a part should start", "multipart/form-data; boundary=B", []byte("--B\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\nx\r\n--Bz\r\n"), ""},
 	}
 	srv := newTestServer(t)
 	for _, tt := range tests {
@@ -121,6 +123,10 @@ func TestUploadMalformedBodies(t *testing.T) {
 				msg = tt.message
 			}
 			requireError(t, rep, http.StatusBadRequest, msg)
+			for _, w := range goWords() {
+				assert.NotContains(t, strings.ToLower(string(rep.body)), strings.ToLower(w), "the API's words, never Go's")
+			}
+			assert.NotContains(t, string(rep.body), "multipart: ", "never the Go package's words")
 			// The server still answers.
 			requireUpload(t, srv, validForm(tt.name), keyAlice, http.StatusCreated)
 		})

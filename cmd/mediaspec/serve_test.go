@@ -11,8 +11,10 @@ import (
 	"io"
 	"mime/multipart"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -20,6 +22,9 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/mediaspec/mediaspec/mockserver"
+	"github.com/mediaspec/mediaspec/mockserver/model"
 )
 
 // TestServeDefaults checks what `mediaspec serve` with no flags offers: the
@@ -290,4 +295,53 @@ func TestFixturesCheck(t *testing.T) {
 	err = run(t.Context(), []string{"fixtures", "--check", good, "--seed", "7"}, io.Discard, io.Discard)
 	assert.ErrorIs(t, err, errUsage)
 	assert.Error(t, run(t.Context(), []string{"fixtures", "--check", filepath.Join(dir, "none.json")}, io.Discard, io.Discard))
+}
+
+// TestServeLogFormat: serve's request log, as text (the default) or as
+// JSON, carries the same fields: the error's message, the masked query,
+// the credential's kind and last four characters, the forced status, and
+// the level by status.
+func TestServeLogFormat(t *testing.T) {
+	for _, format := range []string{"text", "json"} {
+		t.Run(format, func(t *testing.T) {
+			var buf bytes.Buffer
+			logger, err := newLogger(&buf, format, false)
+			require.NoError(t, err)
+			d, err := (&datasetFlags{seed: 1, apiKey: defaultAPIKey, links: 1, users: 1}).generate(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
+			require.NoError(t, err)
+			h, err := mockserver.New(mockserver.Config{Dataset: func() model.Dataset { return d }, MediaDir: "", Logger: logger})
+			require.NoError(t, err)
+			t.Cleanup(func() { mockserver.Close(h) })
+			r := httptest.NewRequest(http.MethodGet, "/api/shared-links?apiKey="+defaultAPIKey+"&size=preview", nil)
+			r.Header.Set("x-mock-status", "503")
+			h.ServeHTTP(httptest.NewRecorder(), r)
+
+			line := strings.TrimSpace(buf.String())
+			require.NotEmpty(t, line)
+			assert.NotContains(t, line, defaultAPIKey, "never the secret")
+			fields := map[string]any{}
+			if format == "json" {
+				require.NoError(t, json.Unmarshal([]byte(line), &fields), line)
+				if c, ok := fields["credential"].(map[string]any); ok {
+					fields["credential.kind"], fields["credential.last4"] = c["kind"], c["last4"]
+				}
+				fields["status"] = fmt.Sprint(fields["status"])
+			} else {
+				for _, kv := range regexp.MustCompile(`([a-z.0-9]+)=("(?:[^"\\]|\\.)*"|\S+)`).FindAllStringSubmatch(line, -1) {
+					v, err := strconv.Unquote(kv[2])
+					if err != nil {
+						v = kv[2]
+					}
+					fields[kv[1]] = v
+				}
+			}
+			assert.Equal(t, "ERROR", fields["level"], line)
+			assert.Equal(t, "503", fields["status"], line)
+			assert.Equal(t, "Service Unavailable (asked for by x-mock-status)", fields["message"], line)
+			assert.Equal(t, "apiKey=****&size=preview", fields["query"], line)
+			assert.Equal(t, "api-key", fields["credential.kind"], line)
+			assert.Equal(t, "-key", fields["credential.last4"], line)
+			assert.Equal(t, "x-mock-status", fields["forced"], line)
+		})
+	}
 }
