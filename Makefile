@@ -81,5 +81,5 @@ soak: ## Run mixed load on mediaspec serve for SOAK_DURATION (60s) and check tha
 	"$$tmp/perf" soak --mediaspec "$$tmp/mediaspec" --workdir "$$tmp" --duration $(SOAK_DURATION) --attack-scale $(SOAK_ATTACK_SCALE) --upload-files $(SOAK_UPLOAD_FILES)
 
 .PHONY: conformance
-conformance: ## Run the conformance features against the built-in mock (ARGS="--target URL ..." for another server).
+conformance: ## Run the conformance features against the built-in mock (ARGS=--reference-shapes: in the reference's shapes; ARGS="--target URL ..." for another server).
 	$(GO) run ./cmd/mediaspec check $(ARGS)

@@ -201,3 +201,45 @@ func flatten(prefix string, v map[string]any) map[string]any {
 	}
 	return out
 }
+
+// TestUploadsWhoseMetadataLies: a file whose EXIF gives a date in the year
+// 0000 or 9999 or an offset of +25:00, or a sidecar that is not XML or is
+// too large, is stored with those fields from the form (or null), never
+// refused and never a 500.
+func TestUploadsWhoseMetadataLies(t *testing.T) {
+	tokyo, err := fixtures.ReadFile(fixtures.TokyoJPEG)
+	require.NoError(t, err)
+	lisbon, err := fixtures.ReadFile(fixtures.LisbonJPEG)
+	require.NoError(t, err)
+	const sent = "2026-11-01T09:30:00.000Z" // validForm's fileCreatedAt
+	tests := []struct {
+		name          string
+		file          []byte
+		sidecar       string
+		created, zone string
+	}{
+		{name: "a capture date in the year 0000", file: bytes.ReplaceAll(tokyo, []byte("2024:04:03 19:15:30"), []byte("0000:00:00 00:00:00")), created: sent, zone: "UTC+9"},
+		{name: "a capture date in the year 9999", file: bytes.ReplaceAll(tokyo, []byte("2024:04:03 19:15:30"), []byte("9999:12:31 23:59:59")), created: sent, zone: "UTC+9"},
+		{name: "an offset of +25:00", file: bytes.ReplaceAll(tokyo, []byte("+09:00"), []byte("+25:00")), created: "2024-04-03T10:15:30.000Z", zone: "Asia/Tokyo"},
+		{name: "a sidecar that is not XML", file: lisbon, sidecar: "<x:xmpmeta this is not XML", created: "2023-06-14T19:42:07.000Z", zone: "UTC+1"},
+		{name: "a sidecar over the bound", file: lisbon, sidecar: `<x:xmpmeta xmlns:x="adobe:ns:meta/">` + strings.Repeat(" ", 2<<20) + `</x:xmpmeta>`, created: "2023-06-14T19:42:07.000Z", zone: "UTC+1"},
+	}
+	srv := newTestServer(t)
+	for i, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := validForm("").onlyFields().with("deviceAssetId", fmt.Sprint("lies-", i)).withFile("assetData", "photo.jpg", string(tt.file)+fmt.Sprint(i))
+			if tt.sidecar != "" {
+				f = f.withFile("sidecarData", "photo.jpg.xmp", tt.sidecar)
+			}
+			rep := do(t, uploadRequest(t, srv, f, keyAlice))
+			require.Equal(t, http.StatusCreated, rep.status, "%s", rep.body)
+			var res struct{ ID string }
+			rep.json(t, &res)
+			a := getAsset(t, srv, res.ID)
+			assert.Equal(t, tt.created, a["fileCreatedAt"])
+			exif := a["exifInfo"].(map[string]any)
+			assert.Equal(t, tt.zone, exif["timeZone"])
+			assert.NotNil(t, exif["make"], "the rest of the EXIF stands")
+		})
+	}
+}

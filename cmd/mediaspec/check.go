@@ -61,6 +61,7 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		checksumHeader = fs.String("checksum-header", mockserver.DefaultChecksumHeader, "name of the header that announces a file's SHA-1")
 		concurrency    = fs.Int("concurrency", 4, "scenarios run at once")
 		maxUpload      = fs.Int64("max-upload-bytes", 0, "the upload body size the target declares it refuses beyond (413); the scenarios tagged @upload-limit judge it, and are skipped without it (the built-in mock's by default)")
+		refShapes      = fs.Bool("reference-shapes", false, "start the built-in mock answering in the reference server's thin and quirky shapes (serve --reference-shapes); only without --target")
 		settle         = fs.Duration("settle", steps.DefaultSettle, "how long scenarios wait for what the target derives from a file after the upload (EXIF, thumbnails)")
 	)
 	fs.Var(&formats, "format", "report format, repeatable: pretty, progress (on stdout, or NAME:FILE), junit:FILE, cucumber:FILE (default: pretty on a terminal, else progress)")
@@ -79,6 +80,9 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if *maxUpload < 0 {
 		return fmt.Errorf("%w: --max-upload-bytes must be 0 or more, not %d", errUsage, *maxUpload)
 	}
+	if *refShapes && *target != "" {
+		return fmt.Errorf("%w: --reference-shapes starts the built-in mock in the reference's shapes; it cannot change a --target", errUsage)
+	}
 	terminal := isTerminal(stdout)
 	if !hasConsoleFormat(formats) && terminal {
 		formats = append(formats, conformance.Format{Name: "pretty"})
@@ -86,7 +90,7 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 
 	base := *target
 	if base == "" {
-		url, stop, err := startMock(*apiKey, *checksumHeader, builtinUploadLimit)
+		url, stop, err := startMock(*apiKey, *checksumHeader, builtinUploadLimit, *refShapes)
 		if err != nil {
 			return err
 		}
@@ -167,7 +171,7 @@ const builtinUploadLimit = 8 << 20
 // startMock starts the built-in mock, with the dataset `mediaspec serve`
 // starts with and the checksum header the run uses, in the http.Server
 // serve uses, on a free loopback port; stop shuts it down.
-func startMock(apiKey, checksumHeader string, maxUpload int64) (baseURL string, stop func(), err error) {
+func startMock(apiKey, checksumHeader string, maxUpload int64, referenceShapes bool) (baseURL string, stop func(), err error) {
 	df := datasetFlags{seed: defaultSeed, apiKey: apiKey, links: defaultLinks, users: defaultUsers}
 	d, err := df.generate(time.Now())
 	if err != nil {
@@ -178,7 +182,7 @@ func startMock(apiKey, checksumHeader string, maxUpload int64) (baseURL string, 
 	if err != nil {
 		return "", nil, fmt.Errorf("starting the built-in mock: %w", err)
 	}
-	h, err := mockserver.New(mockserver.Config{Dataset: func() model.Dataset { return d }, ChecksumHeader: checksumHeader, Logger: logger, MediaDir: media, MediaDirTemporary: true, MaxUploadBytes: maxUpload})
+	h, err := mockserver.New(mockserver.Config{Dataset: func() model.Dataset { return d }, ChecksumHeader: checksumHeader, Logger: logger, MediaDir: media, MediaDirTemporary: true, MaxUploadBytes: maxUpload, ReferenceShapes: referenceShapes})
 	if err != nil {
 		os.RemoveAll(media)
 		return "", nil, err

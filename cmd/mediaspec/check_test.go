@@ -36,6 +36,7 @@ func TestCheckUsageErrors(t *testing.T) {
 		{"check", "--tags", "((("},
 		{"check", "--tags", "@upload &&"},
 		{"check", "--tags", "not"},
+		{"check", "--reference-shapes", "--target", "http://127.0.0.1:2283/api"},
 	} {
 		t.Run(strings.Join(args, " "), func(t *testing.T) {
 			err := run(t.Context(), args, io.Discard, io.Discard)
@@ -103,6 +104,16 @@ func TestCheckBuiltInMock(t *testing.T) {
 	err := run(t.Context(), []string{"check", "--tags", "@robustness"}, &out, io.Discard)
 	require.NoError(t, err, out.String())
 	assert.Contains(t, out.String(), "built-in mock")
+	assert.Regexp(t, `mediaspec check: \d+ scenarios: \d+ passed, 0 failed, 0 skipped`, out.String())
+}
+
+// TestCheckBuiltInMockInReferenceShapes: the built-in mock answering in
+// the reference's shapes passes the listing's scenarios, which those shapes
+// thin the most.
+func TestCheckBuiltInMockInReferenceShapes(t *testing.T) {
+	var out bytes.Buffer
+	err := run(t.Context(), []string{"check", "--reference-shapes", "--tags", "@shared-links"}, &out, io.Discard)
+	require.NoError(t, err, out.String())
 	assert.Regexp(t, `mediaspec check: \d+ scenarios: \d+ passed, 0 failed, 0 skipped`, out.String())
 }
 

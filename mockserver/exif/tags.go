@@ -291,13 +291,20 @@ func zoneName(loc *time.Location) string {
 	return fmt.Sprintf("UTC%c%d:%02d", sign, h, m)
 }
 
+// plausible reports whether a capture date may be true: from the first
+// photographs to the year 2999. Tools write 0000:00:00 and 9999:12:31 for
+// "no date"; those are none.
+func plausible(t time.Time) bool {
+	return t.Year() >= 1800 && t.Year() < 3000 && model.InRange(t)
+}
+
 // date parses an EXIF date-time in loc.
 func date(s string, loc *time.Location) (model.Time, bool) {
 	if len(s) < len(dateLayout) {
 		return model.Time{}, false
 	}
 	d, err := time.ParseInLocation(dateLayout, s[:len(dateLayout)], loc)
-	if err != nil || d.Year() < 1800 || !model.InRange(d) {
+	if err != nil || !plausible(d) {
 		return model.Time{}, false
 	}
 	return model.At(d), true

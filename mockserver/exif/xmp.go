@@ -230,7 +230,7 @@ func xmpDate(s string) (d model.Time, zone string, ok bool) {
 		if err != nil {
 			continue
 		}
-		if t.Year() < 1800 || !model.InRange(t) {
+		if !plausible(t) {
 			return model.Time{}, "", false
 		}
 		if strings.ContainsAny(s[len("2006-01-02T15:04"):], "Z+-") {
