@@ -8,7 +8,6 @@ import (
 	"image/png"
 	"io"
 	"net/http"
-	"os"
 	"strconv"
 	"time"
 
@@ -155,22 +154,17 @@ func (s *server) serveKept(w http.ResponseWriter, r *http.Request, src pictureSo
 		// picture would find the asset without its thumbhash.
 		return false
 	}
-	path, contentType := s.media.thumb(src.id), "image/webp"
+	blob, contentType := blobThumb, "image/webp"
 	switch kind {
 	case kindPreview:
-		path, contentType = s.media.preview(src.id), "image/jpeg"
+		blob, contentType = blobPreview, "image/jpeg"
 	case kindOriginal:
-		path, contentType = s.media.original(src.id), originalType(src.name)
+		blob, contentType = blobOriginal, originalType(src.name)
 	}
-	f, err := os.Open(path)
-	if err != nil {
+	f, kept, ok := s.media.read(blob, src.id)
+	if !ok {
 		return false
 	}
-	defer f.Close()
-	info, err := f.Stat()
-	if err != nil {
-		return false
-	}
-	servePicture(w, r, src, kind, contentType, info.ModTime(), f, info.Size())
+	servePicture(w, r, src, kind, contentType, kept, f, f.Size())
 	return true
 }

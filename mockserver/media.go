@@ -1,36 +1,83 @@
 package mockserver
 
 import (
+	"bufio"
 	"errors"
 	"fmt"
-	"io/fs"
+	"io"
 	"net/http"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
 
 	"github.com/mediaspec/mediaspec/mockserver/pictures"
 )
 
 // media is the folder where uploads are kept: each original as it came,
-// and the thumbnail and preview made from it.
+// and the thumbnail and preview made from it. They are kept as blobs in a
+// few large pack files, each written by one upload at a time at its end,
+// and found through an append-only index:
 //
-//	DIR/originals/<asset id>
-//	DIR/thumbs/<asset id>.webp
-//	DIR/previews/<asset id>.jpeg
-//	DIR/incoming/            files still arriving
-//	DIR/placeholders/        the pictures of files that cannot be decoded, by size
+//	DIR/packs/000001 ...   the blobs, one after the other
+//	DIR/blobs.index        one line per blob kept: kind, key, pack, offset, size, time
+//
+// A file per upload cost a create, a rename and a remove: on a journaling
+// file system those, not the bytes, bounded how fast uploads were kept
+// (BenchmarkUploadKept). A blob is kept once its index line is written;
+// bytes written by an upload that was refused or a duplicate, or that a
+// stopped mock left half-written, belong to no line and are written over
+// by the next upload of that pack. The pictures of files that cannot be
+// decoded are one blob per size, which each such upload's index lines
+// name.
 type media struct {
 	dir string
-	// open holds a place for each upload file open: each takes a file
-	// descriptor, beside its connection's (DefaultMaxUploadFiles).
+	// open holds a place for each upload writing its file, so that
+	// uploads never hold every pack (DefaultMaxUploadFiles).
 	open chan struct{}
+
+	mu    sync.Mutex
+	index *os.File
+	blobs map[blobKey]blob
+	packs []*pack // by number - 1
+	free  []*pack // packs no writer holds
+}
+
+// pack is a pack file, and the byte its next blob starts at.
+type pack struct {
+	n   int
+	f   *os.File
+	end int64 // under media.mu
+}
+
+// blobKind is what a blob is of its asset.
+type blobKind byte
+
+const (
+	blobOriginal blobKind = 'o'
+	blobThumb    blobKind = 't'
+	blobPreview  blobKind = 'p'
+)
+
+type blobKey struct {
+	kind blobKind
+	key  string // an asset id, or a placeholder's name
+}
+
+// blob is where a kept file lies.
+type blob struct {
+	pack      *pack
+	off, size int64
+	at        time.Time
 }
 
 // DefaultMaxUploadFiles is how many uploads may be writing their files at
 // once: a tenth of the process's file descriptors, which
 // DefaultMaxConnections leaves beside the connections; 512 where the limit
-// cannot be read. One more is answered 503 before its file is opened, and
-// the mock never runs out of descriptors, whatever its clients do.
+// cannot be read. One more is answered 503 before it takes a pack, and the
+// mock never runs out of descriptors, whatever its clients do.
 func DefaultMaxUploadFiles() int {
 	n, ok := fileLimit()
 	if !ok {
@@ -39,122 +86,267 @@ func DefaultMaxUploadFiles() int {
 	return int(max(16, min(n/10, 10_000)/2))
 }
 
-var mediaFolders = []string{"originals", "thumbs", "previews", "incoming", "placeholders"}
-
 func openMedia(dir string, maxFiles int) (*media, error) {
 	dir, err := filepath.Abs(dir)
 	if err != nil {
 		return nil, fmt.Errorf("media folder: %w", err)
 	}
-	for _, f := range mediaFolders {
-		if err := os.MkdirAll(filepath.Join(dir, f), 0o750); err != nil {
-			return nil, fmt.Errorf("media folder: %w", err)
-		}
-	}
-	// Files a mock stopped in the middle of left arriving belong to no
-	// asset: a reused folder starts without them.
-	left, err := os.ReadDir(filepath.Join(dir, "incoming"))
-	if err != nil {
+	if err := os.MkdirAll(filepath.Join(dir, "packs"), 0o750); err != nil {
 		return nil, fmt.Errorf("media folder: %w", err)
-	}
-	for _, e := range left {
-		if err := os.Remove(filepath.Join(dir, "incoming", e.Name())); err != nil {
-			return nil, fmt.Errorf("media folder: %w", err)
-		}
 	}
 	if maxFiles <= 0 {
 		maxFiles = DefaultMaxUploadFiles()
 	}
-	return &media{dir: dir, open: make(chan struct{}, maxFiles)}, nil
+	m := &media{dir: dir, open: make(chan struct{}, maxFiles), blobs: map[blobKey]blob{}}
+	names, err := os.ReadDir(filepath.Join(dir, "packs"))
+	if err != nil {
+		return nil, fmt.Errorf("media folder: %w", err)
+	}
+	for _, e := range names {
+		n, err := strconv.Atoi(e.Name())
+		if err != nil || n < 1 {
+			continue // not a pack
+		}
+		for len(m.packs) < n {
+			if _, err := m.newPack(); err != nil {
+				m.close()
+				return nil, err
+			}
+		}
+	}
+	if m.index, err = os.OpenFile(filepath.Join(dir, "blobs.index"), os.O_RDWR|os.O_CREATE|os.O_APPEND, 0o640); err != nil {
+		m.close()
+		return nil, fmt.Errorf("media folder: %w", err)
+	}
+	if err := m.readIndex(); err != nil {
+		m.close()
+		return nil, err
+	}
+	return m, nil
+}
+
+// newPack opens the next pack file, creating it if need be; m.mu is held,
+// or m is not shared yet.
+func (m *media) newPack() (*pack, error) {
+	n := len(m.packs) + 1
+	f, err := os.OpenFile(filepath.Join(m.dir, "packs", fmt.Sprintf("%06d", n)), os.O_RDWR|os.O_CREATE, 0o640)
+	if err != nil {
+		return nil, fmt.Errorf("media folder: %w", err)
+	}
+	p := &pack{n: n, f: f}
+	m.packs = append(m.packs, p)
+	m.free = append(m.free, p)
+	return p, nil
+}
+
+// readIndex reads the blobs kept by earlier runs. A line cut short by a
+// mock that stopped while writing it names no blob.
+func (m *media) readIndex() error {
+	sc := bufio.NewScanner(m.index)
+	for sc.Scan() {
+		f := strings.Fields(sc.Text())
+		if len(f) != 6 || len(f[0]) != 1 {
+			continue
+		}
+		n, err1 := strconv.Atoi(f[2])
+		off, err2 := strconv.ParseInt(f[3], 10, 64)
+		size, err3 := strconv.ParseInt(f[4], 10, 64)
+		at, err4 := strconv.ParseInt(f[5], 10, 64)
+		if err1 != nil || err2 != nil || err3 != nil || err4 != nil || n < 1 || n > len(m.packs) || off < 0 || size < 0 {
+			continue
+		}
+		p := m.packs[n-1]
+		m.blobs[blobKey{blobKind(f[0][0]), f[1]}] = blob{pack: p, off: off, size: size, at: time.Unix(0, at)}
+		p.end = max(p.end, off+size)
+	}
+	if err := sc.Err(); err != nil {
+		return fmt.Errorf("media folder: the index: %w", err)
+	}
+	return nil
 }
 
 // errTooManyFiles is the answer to an upload while every place for an
 // upload file is taken.
 var errTooManyFiles = errorf(http.StatusServiceUnavailable, "Too many uploads are arriving at once; try again in a moment")
 
-// incoming is a new file for an upload that is arriving, and how to close
-// it, which frees its place.
-func (m *media) incoming() (*os.File, func(), error) {
+// arriving is a file being written at the end of a pack, which its writer
+// holds until it keeps or drops the file.
+type arriving struct {
+	m        *media
+	p        *pack
+	off, n   int64
+	slot     bool // holds a place in m.open
+	released bool
+}
+
+// Write writes the file's next bytes.
+func (a *arriving) Write(b []byte) (int, error) {
+	n, err := a.p.f.WriteAt(b, a.off+a.n)
+	a.n += int64(n)
+	return n, err
+}
+
+// incoming is a new file for an upload that is arriving; it must be kept
+// or dropped.
+func (m *media) incoming() (*arriving, error) {
 	select {
 	case m.open <- struct{}{}:
 	default:
-		return nil, nil, errTooManyFiles
+		return nil, errTooManyFiles
 	}
-	f, err := os.CreateTemp(filepath.Join(m.dir, "incoming"), "upload-")
+	a, err := m.take()
 	if err != nil {
 		<-m.open
-		return nil, nil, internal(fmt.Errorf("a file for the upload: %w", err))
+		return nil, internal(fmt.Errorf("a file for the upload: %w", err))
 	}
-	return f, func() {
-		_ = f.Close()
-		<-m.open
-	}, nil
+	a.slot = true
+	return a, nil
 }
 
-// keep makes an arrived file the original of an asset.
-func (m *media) keep(incoming, id string) error {
-	if err := os.Rename(incoming, m.original(id)); err != nil {
-		return fmt.Errorf("keeping the original of %s: %w", id, err)
+// take takes a pack no one writes, or a new one.
+func (m *media) take() (*arriving, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if len(m.free) == 0 {
+		if _, err := m.newPack(); err != nil {
+			return nil, err
+		}
 	}
+	p := m.free[len(m.free)-1]
+	m.free = m.free[:len(m.free)-1]
+	return &arriving{m: m, p: p, off: p.end}, nil
+}
+
+// keep keeps an arrived file as the blob of kind for key: its index line
+// written, its bytes are the pack's.
+func (a *arriving) keep(kind blobKind, key string) error {
+	m := a.m
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	defer a.release()
+	b := blob{pack: a.p, off: a.off, size: a.n, at: time.Now()}
+	if err := m.writeLine(kind, key, b); err != nil {
+		return fmt.Errorf("keeping the %c blob of %s: %w", kind, key, err)
+	}
+	m.blobs[blobKey{kind, key}] = b
+	a.p.end = a.off + a.n
 	return nil
 }
 
-// drop removes an arrived file no asset keeps (a duplicate, a refused
-// upload); one already kept or removed is no error.
-func (m *media) drop(incoming string) error {
-	if err := os.Remove(incoming); err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return fmt.Errorf("dropping an upload's file: %w", err)
+// maxDroppedBytes is how many bytes of a dropped file may stay at the end
+// of its pack until the next file there writes over them; a larger one is
+// cut off at once, so a refused 1 GiB upload does not hold 1 GiB of disk.
+const maxDroppedBytes = 1 << 20
+
+// drop gives an arrived file no one keeps back: its bytes will be written
+// over. Dropping a kept or dropped file does nothing.
+func (a *arriving) drop() {
+	a.m.mu.Lock()
+	defer a.m.mu.Unlock()
+	if !a.released && a.n > maxDroppedBytes {
+		_ = a.p.f.Truncate(a.off) // best effort: what stays is written over
 	}
+	a.release()
+}
+
+// release gives the pack and the place back; m.mu is held.
+func (a *arriving) release() {
+	if a.released {
+		return
+	}
+	a.released = true
+	a.m.free = append(a.m.free, a.p)
+	if a.slot {
+		<-a.m.open
+	}
+}
+
+// writeLine appends a blob's index line; m.mu is held.
+func (m *media) writeLine(kind blobKind, key string, b blob) error {
+	_, err := fmt.Fprintf(m.index, "%c %s %d %d %d %d\n", kind, key, b.pack.n, b.off, b.size, b.at.UnixNano())
+	return err
+}
+
+// put keeps body whole as the blob of kind for key.
+func (m *media) put(kind blobKind, key string, body []byte) error {
+	a, err := m.take()
+	if err != nil {
+		return err
+	}
+	if _, err := a.Write(body); err != nil {
+		a.drop()
+		return err
+	}
+	return a.keep(kind, key)
+}
+
+// alias makes key's blob of kind the blob of kind from: a placeholder's
+// pictures are one blob, whatever the uploads that show them.
+func (m *media) alias(kind blobKind, key, from string) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	b, ok := m.blobs[blobKey{kind, from}]
+	if !ok {
+		return fmt.Errorf("no %c blob of %s", kind, from)
+	}
+	if err := m.writeLine(kind, key, b); err != nil {
+		return err
+	}
+	m.blobs[blobKey{kind, key}] = b
 	return nil
 }
 
-// has reports whether the asset id's original is kept.
-func (m *media) has(id string) bool {
-	_, err := os.Stat(m.original(id))
-	return err == nil
+// read is the blob of kind for key, read in place, and when it was kept.
+func (m *media) read(kind blobKind, key string) (*io.SectionReader, time.Time, bool) {
+	m.mu.Lock()
+	b, ok := m.blobs[blobKey{kind, key}]
+	m.mu.Unlock()
+	if !ok {
+		return nil, time.Time{}, false
+	}
+	return io.NewSectionReader(b.pack.f, b.off, b.size), b.at, true
 }
 
-func (m *media) original(id string) string { return filepath.Join(m.dir, "originals", id) }
-func (m *media) thumb(id string) string    { return filepath.Join(m.dir, "thumbs", id+".webp") }
-func (m *media) preview(id string) string  { return filepath.Join(m.dir, "previews", id+".jpeg") }
+// has reports whether the blob of kind for key is kept.
+func (m *media) has(kind blobKind, key string) bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	_, ok := m.blobs[blobKey{kind, key}]
+	return ok
+}
 
-func (m *media) placeholder(kind pictures.Kind, w, h int, ext string) string {
+// count is how many blobs of kind are kept, for tests.
+func (m *media) count(kind blobKind) int {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	n := 0
+	for k := range m.blobs {
+		if k.kind == kind {
+			n++
+		}
+	}
+	return n
+}
+
+// placeholder names the placeholder pictures of a kind and size.
+func placeholderKey(kind pictures.Kind, w, h int) string {
 	name := "still"
 	if kind == pictures.Video {
 		name = "video"
 	}
-	return filepath.Join(m.dir, "placeholders", fmt.Sprintf("%s-%dx%d%s", name, w, h, ext))
+	return fmt.Sprintf("placeholder-%s-%dx%d", name, w, h)
 }
 
-// link makes path name the same file as from: a placeholder's pictures are
-// one file, whatever the uploads that show it. Where links cannot be made,
-// it is copied.
-func (m *media) link(from, path string) error {
-	_ = os.Remove(path)
-	if err := os.Link(from, path); err == nil {
-		return nil
+// close closes the pack files and the index: the folder may then go.
+func (m *media) close() error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	var errs []error
+	for _, p := range m.packs {
+		errs = append(errs, p.f.Close())
 	}
-	body, err := os.ReadFile(from)
-	if err != nil {
-		return err
+	if m.index != nil {
+		errs = append(errs, m.index.Close())
 	}
-	return m.write(path, body)
-}
-
-// write writes a made picture, whole or not at all.
-func (m *media) write(path string, body []byte) error {
-	tmp, err := os.CreateTemp(filepath.Join(m.dir, "incoming"), "picture-")
-	if err != nil {
-		return err
-	}
-	if _, err := tmp.Write(body); err != nil {
-		tmp.Close()
-		os.Remove(tmp.Name())
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
+	return errors.Join(errs...)
 }

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"image"
 	"log/slog"
-	"os"
 	"path"
 	"strconv"
 	"strings"
@@ -111,27 +110,27 @@ func (s *server) makeUploadPictures(id string) error {
 	if err != nil {
 		return err
 	}
-	if err := s.media.write(s.media.thumb(id), thumb); err != nil {
+	if err := s.media.put(blobThumb, id, thumb); err != nil {
 		return fmt.Errorf("the thumbnail: %w", err)
 	}
-	if err := s.media.write(s.media.preview(id), preview); err != nil {
+	if err := s.media.put(blobPreview, id, preview); err != nil {
 		return fmt.Errorf("the preview: %w", err)
 	}
 	return s.store.setPictures(id, base64.StdEncoding.EncodeToString(pictures.Hash(thumbImg)))
 }
 
 // placeholder is a placeholder's pictures of one size in the media folder,
-// written once and linked for every upload of that size.
+// kept once and named for every upload of that size.
 type placeholder struct {
-	once        sync.Once
-	thumb, prev string // paths in the media folder
-	hash        string
-	err         error
+	once sync.Once
+	key  string // the blobs' key in the media folder
+	hash string
+	err  error
 }
 
 // placeholderPictures gives an upload that cannot be decoded the
-// placeholder's pictures of its shape: written once per size, then linked,
-// so that a crowd of uploads of files Go does not read (videos, HEIC)
+// placeholder's pictures of its shape: kept once per size, then named in
+// the index, so that a crowd of uploads of files Go does not read (videos, HEIC)
 // costs their pictures almost nothing.
 func (s *server) placeholderPictures(id string, kind pictures.Kind, w, h int) error {
 	pw, ph := pictures.Fit(w, h, pictures.PreviewSide)
@@ -143,19 +142,19 @@ func (s *server) placeholderPictures(id string, kind pictures.Kind, w, h int) er
 			p.err = err
 			return
 		}
-		p.thumb, p.prev = s.media.placeholder(kind, pw, ph, ".webp"), s.media.placeholder(kind, pw, ph, ".jpeg")
+		p.key = placeholderKey(kind, pw, ph)
 		p.hash = base64.StdEncoding.EncodeToString(hash)
-		if p.err = s.media.write(p.thumb, thumb); p.err == nil {
-			p.err = s.media.write(p.prev, preview)
+		if p.err = s.media.put(blobThumb, p.key, thumb); p.err == nil {
+			p.err = s.media.put(blobPreview, p.key, preview)
 		}
 	})
 	if p.err != nil {
 		return fmt.Errorf("the placeholder: %w", p.err)
 	}
-	if err := s.media.link(p.thumb, s.media.thumb(id)); err != nil {
+	if err := s.media.alias(blobThumb, id, p.key); err != nil {
 		return fmt.Errorf("the thumbnail: %w", err)
 	}
-	if err := s.media.link(p.prev, s.media.preview(id)); err != nil {
+	if err := s.media.alias(blobPreview, id, p.key); err != nil {
 		return fmt.Errorf("the preview: %w", err)
 	}
 	return s.store.setPictures(id, p.hash)
@@ -179,11 +178,10 @@ func (s *server) decodeOriginal(id string, a model.AssetRecord) (img image.Image
 			orientation, _ = strconv.Atoi(*x.Orientation)
 		}
 	}
-	f, err := os.Open(s.media.original(id))
-	if err != nil {
+	f, _, ok := s.media.read(blobOriginal, id)
+	if !ok {
 		return nil, w, h
 	}
-	defer f.Close()
 	switch a.Type {
 	case model.AssetImage:
 		if img, err := pictures.Decode(f, s.cfg.MaxDecodePixels); err == nil {
@@ -198,16 +196,14 @@ func (s *server) decodeOriginal(id string, a model.AssetRecord) (img image.Image
 			}
 		}
 	case model.AssetVideo:
-		if st, err := f.Stat(); err == nil {
-			if info, err := mp4.Read(f, st.Size()); err == nil {
-				if info.Cover != nil {
-					if img, err := pictures.Decode(bytes.NewReader(info.Cover), s.cfg.MaxDecodePixels); err == nil {
-						return img, 0, 0
-					}
+		if info, err := mp4.Read(f, f.Size()); err == nil {
+			if info.Cover != nil {
+				if img, err := pictures.Decode(bytes.NewReader(info.Cover), s.cfg.MaxDecodePixels); err == nil {
+					return img, 0, 0
 				}
-				if info.Width > 0 && info.Height > 0 {
-					w, h = info.Width, info.Height
-				}
+			}
+			if info.Width > 0 && info.Height > 0 {
+				w, h = info.Width, info.Height
 			}
 		}
 	}

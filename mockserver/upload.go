@@ -73,12 +73,9 @@ func (s *server) handleUpload() http.Handler {
 		if up != nil {
 			// Kept by now if the upload made a new asset; else no one's.
 			defer func() {
-				for _, p := range []string{up.assetPath, up.livePath} {
-					if p == "" {
-						continue
-					}
-					if err := s.media.drop(p); err != nil {
-						s.log.Warn("upload", "error", err)
+				for _, f := range []*arriving{up.assetFile, up.liveFile} {
+					if f != nil {
+						f.drop()
 					}
 				}
 			}()
@@ -101,10 +98,10 @@ func (s *server) handleUpload() http.Handler {
 		if res.Duplicate {
 			status = http.StatusOK
 		} else if s.media != nil {
-			s.keepFile(up.assetPath, res.ID)
-			if up.livePath != "" {
-				if a, ok := s.store.assetRecord(res.ID); ok && a.LivePhotoVideoID != nil && !s.media.has(*a.LivePhotoVideoID) {
-					s.keepFile(up.livePath, *a.LivePhotoVideoID)
+			s.keepFile(up.assetFile, res.ID)
+			if up.liveFile != nil {
+				if a, ok := s.store.assetRecord(res.ID); ok && a.LivePhotoVideoID != nil && !s.media.has(blobOriginal, *a.LivePhotoVideoID) {
+					s.keepFile(up.liveFile, *a.LivePhotoVideoID)
 				}
 			}
 		}
@@ -115,8 +112,8 @@ func (s *server) handleUpload() http.Handler {
 // keepFile keeps an upload's file as the original of the asset id, and
 // queues its pictures. Where it cannot be kept, the asset stands and its
 // pictures answer 404, as the reference's do when their making fails.
-func (s *server) keepFile(path, id string) {
-	if err := s.media.keep(path, id); err != nil {
+func (s *server) keepFile(f *arriving, id string) {
+	if err := f.keep(blobOriginal, id); err != nil {
 		s.log.Error("upload", "error", err)
 		return
 	}
@@ -154,9 +151,9 @@ type upload struct {
 	isFavorite, isArchived, isOffline bool
 	isVisible                         bool
 
-	// assetPath is where assetData arrived in the media folder ("" where
-	// none is kept), and livePath where livePhotoData did.
-	assetPath, livePath string
+	// assetFile is assetData arrived in the media folder (nil where none
+	// is kept), and liveFile livePhotoData; each is kept or dropped.
+	assetFile, liveFile *arriving
 }
 
 // uploadBuffers are the buffers one upload reads with, reused across uploads.
@@ -352,21 +349,20 @@ func (up *upload) readFile(part *multipart.Part, bufs *uploadBuffers, m *media) 
 		video = &mp4.Scanner{SkipCover: true}
 		dst = io.MultiWriter(h, hw, video)
 	}
-	kept := (*string)(nil) // where the file arrives in the media folder
+	kept := (**arriving)(nil) // where the file arrives in the media folder
 	switch {
 	case m == nil:
 	case slot == &up.asset:
-		kept = &up.assetPath
+		kept = &up.assetFile
 	case slot == &up.live:
-		kept = &up.livePath
+		kept = &up.liveFile
 	}
 	if kept != nil {
-		f, done, err := m.incoming()
+		f, err := m.incoming()
 		if err != nil {
 			return err
 		}
-		*kept = f.Name()
-		defer done()
+		*kept = f
 		bufs.file.Reset(f)
 		defer bufs.file.Reset(nil)
 		dst = io.MultiWriter(dst, bufs.file)

@@ -15,6 +15,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -108,22 +109,35 @@ func TestUploadKeepsItsBytesAndGetsPictures(t *testing.T) {
 	}, 10*time.Second, 20*time.Millisecond)
 	assert.Equal(t, base64.StdEncoding.EncodeToString(sum[:]), asset.Checksum)
 	assert.NotNil(t, asset.Thumbhash)
-
-	assert.Empty(t, arriving(dir), "nothing is left arriving")
+	assert.Contains(t, indexed(dir, blobOriginal), res.ID)
 }
 
-// arriving are the upload files in a media folder's incoming/ (a picture
-// being written there is the workers' own). It may run beside the test, in
-// require.Eventually: an unreadable folder holds none.
-func arriving(dir string) []string {
-	entries, _ := os.ReadDir(filepath.Join(dir, "incoming"))
-	var names []string
-	for _, e := range entries {
-		if strings.HasPrefix(e.Name(), "upload-") {
-			names = append(names, e.Name())
+// indexed are the keys of the blobs of kind a media folder's index names,
+// with their sizes. It may run beside the test, in require.Eventually: an
+// unreadable index names none.
+func indexed(dir string, kind blobKind) map[string]int64 {
+	b, _ := os.ReadFile(filepath.Join(dir, "blobs.index"))
+	keys := map[string]int64{}
+	for line := range strings.Lines(string(b)) {
+		f := strings.Fields(line)
+		if len(f) == 6 && f[0] == string(kind) {
+			size, _ := strconv.ParseInt(f[4], 10, 64)
+			keys[f[1]] = size
 		}
 	}
-	return names
+	return keys
+}
+
+// packBytes is how many bytes a media folder's packs hold in all.
+func packBytes(dir string) int64 {
+	entries, _ := os.ReadDir(filepath.Join(dir, "packs"))
+	var n int64
+	for _, e := range entries {
+		if info, err := e.Info(); err == nil {
+			n += info.Size()
+		}
+	}
+	return n
 }
 
 // TestUploadsThatAreNotPicturesGetPlaceholders: an empty file, a truncated
@@ -162,42 +176,66 @@ func TestUploadsThatAreNotPicturesGetPlaceholders(t *testing.T) {
 }
 
 // TestRefusedAndDuplicateUploadsKeepNoFile: only an upload that makes a
-// new asset keeps its file.
+// new asset keeps its file; the bytes of duplicates and refused uploads
+// are written over, not piled up.
 func TestRefusedAndDuplicateUploadsKeepNoFile(t *testing.T) {
 	srv, dir := newMediaServer(t)
 	content := string(testJPEG(t, 64, 48))
 	rep := do(t, uploadRequest(t, srv, validForm("").onlyFields().withFile("assetData", "a.jpg", content), keyAlice))
 	require.Equal(t, http.StatusCreated, rep.status)
-	rep = do(t, uploadRequest(t, srv, validForm("").onlyFields().withFile("assetData", "b.jpg", content), keyAlice))
-	require.Equal(t, http.StatusOK, rep.status, "a duplicate")
-	rep = do(t, uploadRequest(t, srv, validForm("").onlyFields().without("deviceId").withFile("assetData", "c.jpg", content+"x"), keyAlice))
-	require.Equal(t, http.StatusBadRequest, rep.status)
-
-	originals, err := os.ReadDir(filepath.Join(dir, "originals"))
-	require.NoError(t, err)
-	assert.Len(t, originals, 1)
-	assert.Empty(t, arriving(dir))
+	for range 5 {
+		rep = do(t, uploadRequest(t, srv, validForm("").onlyFields().withFile("assetData", "b.jpg", content), keyAlice))
+		require.Equal(t, http.StatusOK, rep.status, "a duplicate")
+		rep = do(t, uploadRequest(t, srv, validForm("").onlyFields().without("deviceId").withFile("assetData", "c.jpg", content+"x"), keyAlice))
+		require.Equal(t, http.StatusBadRequest, rep.status)
+	}
+	assert.Len(t, indexed(dir, blobOriginal), 1)
+	waitForPicture(t, srv, "/api/asset/thumbnail/"+indexedKey(indexed(dir, blobOriginal)))
+	thumbs := indexed(dir, blobThumb)
+	previews := indexed(dir, blobPreview)
+	kept := int64(len(content))
+	for _, n := range thumbs {
+		kept += n
+	}
+	for _, n := range previews {
+		kept += n
+	}
+	// Each pack may end with the bytes of the last file dropped there.
+	assert.Less(t, packBytes(dir), kept+4*int64(len(content)), "the bytes of ten duplicate or refused uploads did not pile up")
 }
 
-// TestReusedMediaFolderStartsClean: files left arriving by a mock that
-// stopped belong to no asset; a mock that reuses the folder removes them,
-// and keeps the originals.
+func indexedKey(keys map[string]int64) string {
+	for k := range keys {
+		return k
+	}
+	return ""
+}
+
+// TestReusedMediaFolderStartsClean: a file a mock that stopped left half
+// written belongs to no asset; a mock that reuses the folder writes over
+// it, and keeps the blobs its index names.
 func TestReusedMediaFolderStartsClean(t *testing.T) {
 	dir := t.TempDir()
 	m, err := openMedia(dir, 0)
 	require.NoError(t, err)
-	f, done, err := m.incoming()
+	require.NoError(t, m.put(blobOriginal, "kept", []byte("an original")))
+	half, err := m.incoming()
 	require.NoError(t, err)
-	done()
-	require.NoError(t, os.WriteFile(m.original("kept"), []byte("an original"), 0o600))
+	_, err = half.Write([]byte("half of a file, then the mock stopped"))
+	require.NoError(t, err)
 
-	_, err = openMedia(dir, 0)
+	again, err := openMedia(dir, 0)
 	require.NoError(t, err)
-	_, err = os.Stat(f.Name())
-	assert.ErrorIs(t, err, os.ErrNotExist, "the half-arrived file is gone")
-	kept, err := os.ReadFile(m.original("kept"))
+	r, _, ok := again.read(blobOriginal, "kept")
+	require.True(t, ok)
+	kept, err := io.ReadAll(r)
 	require.NoError(t, err)
 	assert.Equal(t, "an original", string(kept))
+	assert.Equal(t, 1, again.count(blobOriginal), "the half-written file is no blob")
+	next, err := again.incoming()
+	require.NoError(t, err)
+	assert.EqualValues(t, len("an original"), next.off, "the next file writes over the half-written one")
+	next.drop()
 }
 
 // TestRawUploadShowsItsEmbeddedPreview: a RAW file Go cannot decode gets
@@ -299,10 +337,7 @@ func TestLivePhotoVideoIsKept(t *testing.T) {
 	assert.Equal(t, video, upload("IMG_4023.JPG", testJPEG(t, 64, 48)), "the same video")
 	orig = do(t, newRequest(t, http.MethodGet, srv.URL+"/api/asset/file/"+video, nil, "x-api-key", keyAlice))
 	assert.Equal(t, clip, orig.body)
-	originals, err := os.ReadDir(filepath.Join(dir, "originals"))
-	require.NoError(t, err)
-	assert.Len(t, originals, 3, "two stills and one video")
-	assert.Empty(t, arriving(dir))
+	assert.Len(t, indexed(dir, blobOriginal), 3, "two stills and one video")
 }
 
 // mp4Box is an MP4 box of type typ around content.
@@ -326,8 +361,7 @@ func TestCloseWaitsForThePictures(t *testing.T) {
 	rep.json(t, &res)
 
 	Close(h)
-	_, err = os.Stat(filepath.Join(dir, "thumbs", res.ID+".webp"))
-	assert.NoError(t, err, "the queued thumbnail was made before Close returned")
+	assert.Contains(t, indexed(dir, blobThumb), res.ID, "the queued thumbnail was made before Close returned")
 	rep = do(t, uploadRequest(t, srv, validForm("").onlyFields().withFile("assetData", "IMG_0101.jpg", string(testJPEG(t, 32, 24))), keyAlice))
 	assert.Equal(t, http.StatusCreated, rep.status, "%s", rep.body)
 	Close(h) // twice is no harm
@@ -358,12 +392,13 @@ func TestUploadFilesAreBounded(t *testing.T) {
 	}()
 	_, err := pw.Write(body[:len(body)-100]) // all but the end of the file
 	require.NoError(t, err)
+	// Once the stalled upload holds the place, one more is refused.
+	var refused reply
 	require.Eventually(t, func() bool {
-		return len(arriving(dir)) == 1
-	}, 5*time.Second, 10*time.Millisecond, "the stalled upload has its file open")
-
-	requireError(t, do(t, uploadRequest(t, srv, validForm("").onlyFields().withFile("assetData", "IMG_0201.jpg", string(testJPEG(t, 32, 24))), keyAlice)),
-		503, "Too many uploads are arriving at once; try again in a moment")
+		refused = do(t, uploadRequest(t, srv, validForm("").onlyFields().withFile("assetData", "IMG_0201.jpg", string(testJPEG(t, 32, 24))), keyAlice))
+		return refused.status == http.StatusServiceUnavailable
+	}, 5*time.Second, 10*time.Millisecond, "the stalled upload holds the only place")
+	requireError(t, refused, 503, "Too many uploads are arriving at once; try again in a moment")
 
 	_, err = pw.Write(body[len(body)-100:])
 	require.NoError(t, err)

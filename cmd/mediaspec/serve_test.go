@@ -85,9 +85,9 @@ func TestServeFlags(t *testing.T) {
 		require.Equal(t, http.StatusCreated, status, "%s", answer)
 		var res struct{ ID string }
 		require.NoError(t, json.Unmarshal(answer, &res))
-		kept, err := os.ReadFile(filepath.Join(dir, "originals", res.ID))
+		index, err := os.ReadFile(filepath.Join(dir, "blobs.index"))
 		require.NoError(t, err)
-		assert.Equal(t, file, kept)
+		assert.Contains(t, string(index), "o "+res.ID+" ", "the folder's index names the original")
 		status, original := send(t, http.MethodGet, base+"/asset/file/"+res.ID, "mediaspec-dev-key", nil, nil)
 		assert.Equal(t, http.StatusOK, status)
 		assert.Equal(t, file, original)
