@@ -242,61 +242,37 @@ func (p *tagParser) peek() (tagToken, bool) {
 
 // or := and ("or" and)*
 func (p *tagParser) or(depth int) (tagNode, error) {
-	left, err := p.and(depth)
-	if err != nil {
-		return nil, err
-	}
-	for {
-		t, ok := p.peek()
-		if !ok || t.kind != tokOr {
-			return left, nil
-		}
-		p.pos++
-		right, err := p.and(depth)
-		if err != nil {
-			return nil, err
-		}
-		left = &tagBinary{op: "or", left: left, right: right}
-	}
+	return p.binary(depth, tokOr, "or", p.and)
 }
 
 // and := comma (("and" | "&&") comma)*
 func (p *tagParser) and(depth int) (tagNode, error) {
-	left, err := p.comma(depth)
-	if err != nil {
-		return nil, err
-	}
-	for {
-		t, ok := p.peek()
-		if !ok || t.kind != tokAnd {
-			return left, nil
-		}
-		p.pos++
-		right, err := p.comma(depth)
-		if err != nil {
-			return nil, err
-		}
-		left = &tagBinary{op: "and", left: left, right: right}
-	}
+	return p.binary(depth, tokAnd, "and", p.comma)
 }
 
-// comma := unary ("," unary)*
+// comma := unary ("," unary)*: godog's or, which binds tighter than and.
 func (p *tagParser) comma(depth int) (tagNode, error) {
-	left, err := p.unary(depth)
+	return p.binary(depth, tokComma, "or", p.unary)
+}
+
+// binary parses operands joined, left to right, by tokens of kind, each
+// read by operand, into nodes of op.
+func (p *tagParser) binary(depth int, kind tokKind, op string, operand func(int) (tagNode, error)) (tagNode, error) {
+	left, err := operand(depth)
 	if err != nil {
 		return nil, err
 	}
 	for {
 		t, ok := p.peek()
-		if !ok || t.kind != tokComma {
+		if !ok || t.kind != kind {
 			return left, nil
 		}
 		p.pos++
-		right, err := p.unary(depth)
+		right, err := operand(depth)
 		if err != nil {
 			return nil, err
 		}
-		left = &tagBinary{op: "or", left: left, right: right}
+		left = &tagBinary{op: op, left: left, right: right}
 	}
 }
 
