@@ -80,8 +80,8 @@ func TestIfdOf(t *testing.T) {
 	}
 }
 
-// TestDatesOutsideTheAPIsYearsAreDropped: an EXIF date that would leave the
-// years 0001 to 9999 once in UTC is dropped, never stored.
+// TestDatesOutsideTheAPIsYearsAreDropped: an EXIF capture date outside the
+// years 1800 to 2999 (once in UTC) is dropped, never stored.
 func TestDatesOutsideTheAPIsYearsAreDropped(t *testing.T) {
 	minus5 := time.FixedZone("", -5*3600)
 	for _, tt := range []struct {
@@ -90,7 +90,10 @@ func TestDatesOutsideTheAPIsYearsAreDropped(t *testing.T) {
 		ok  bool
 	}{
 		{"9999:12:31 23:00:00", minus5, false},
-		{"9999:12:31 18:59:59", minus5, true},
+		{"9999:12:31 18:59:59", minus5, false}, // a year tools write for no date
+		{"2999:12:31 23:59:59", time.UTC, true},
+		{"3000:01:01 00:00:00", time.UTC, false},
+		{"1799:12:31 23:59:59", time.UTC, false},
 		{"0000:01:01 00:00:00", time.UTC, false},
 		{"2023:06:14 20:42:07", time.UTC, true},
 	} {
