@@ -94,19 +94,18 @@ func parseAnchor(v string) (time.Time, error) {
 }
 
 func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("mediaspec serve", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlagSet("serve")
 	var (
 		df             datasetFlags
 		addr           = fs.String("addr", defaultAddr, "address to listen on")
-		fixtures       = fs.String("fixtures", "", "start with the dataset in this file (written by `mediaspec fixtures` or GET /__mock/dataset) instead of a generated one")
-		latency        = fs.Duration("latency", 0, "delay every API response by this long, e.g. 200ms")
+		fixtures       = fs.String("fixtures", "", "start with the dataset in this file (written by mediaspec fixtures or GET /__mock/dataset) instead of a generated one")
+		latency        = durationFlag(fs, "latency", 0, "delay every API response by this long, e.g. 300ms (a bare number is milliseconds)")
 		checksumHeader = fs.String("checksum-header", mockserver.DefaultChecksumHeader, "name of the header that carries a file's SHA-1 for duplicate detection")
-		maxUpload      = fs.Int64("max-upload-bytes", 0, "answer 413 to an upload body larger than this (0: no limit)")
+		maxUpload      = sizeFlag(fs, "max-upload-bytes", 0, "answer 413 to an upload body larger than this, e.g. 1MiB (a bare number is bytes; 0: no limit)")
 		mediaDir       = fs.String("media-dir", "", "folder where uploads and their pictures are kept (default: a temporary folder, removed on exit); off: keep no upload (their pictures answer 404), for the fastest uploads")
 		maxDecode      = fs.Int("max-decode-pixels", pictures.DefaultMaxDecodePixels, "an uploaded picture declaring more pixels gets a placeholder thumbnail instead of being decoded")
 		refShapes      = fs.Bool("reference-shapes", false, "answer in the reference server's exact shapes where it is thin or quirky (see the README's differences table), instead of the full, consistent ones")
-		thumbCache     = fs.Int64("thumbnail-cache", mockserver.DefaultThumbnailCache, "bytes of encoded pictures (thumbnails, previews, originals) kept in memory")
+		thumbCache     = sizeFlag(fs, "thumbnail-cache", mockserver.DefaultThumbnailCache, "encoded pictures (thumbnails, previews, originals) kept in memory, e.g. 256MiB (a bare number is bytes)")
 		noControl      = fs.Bool("no-control", false, "turn the control API (/__mock/) off")
 		controlOrigin  = fs.String("control-origin", "", "the one web origin (like http://localhost:5173) whose pages may call the control API from a browser")
 		logFormat      = fs.String("log-format", "text", "request log format: text or json")
@@ -115,7 +114,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		maxConns       = fs.Int("max-connections", 0, "connections open at once; one more is answered 503 at once (0: the file descriptor limit less a reserve)")
 	)
 	df.register(fs)
-	if err := parseFlags(fs, args); err != nil {
+	if err := parseFlags(fs, args, stdout); err != nil {
 		return err
 	}
 	if *maxDecode < 1 {
