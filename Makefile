@@ -16,9 +16,12 @@ help: ## Show this help.
 build: ## Build bin/mediaspec.
 	$(GO) build -o bin/mediaspec ./cmd/mediaspec
 
+# make run: the built binary, not `go run`, which exits 1 when interrupted. On a terminal the
+# server runs as a job of its own (set -m), the terminal's foreground job: Ctrl-C reaches it
+# alone, it stops and exits 0, and make with it (make that receives a SIGINT itself dies of it).
 .PHONY: run
-run: ## Start the mock server with its defaults (http://127.0.0.1:2283/api, key mediaspec-dev-key).
-	$(GO) run ./cmd/mediaspec serve
+run: build ## Start the mock server with its defaults (http://127.0.0.1:2283/api, key mediaspec-dev-key; ARGS="--latency 300ms" for more).
+	@if [ -t 0 ]; then set -m; fi; ./bin/mediaspec serve $(ARGS)
 
 .PHONY: test
 test: ## Check formatting and vet, then run every test with the race detector.

@@ -13,6 +13,7 @@ import (
 	"net/http"
 	"os"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/mediaspec/mediaspec/mockserver"
@@ -215,9 +216,11 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	return serveUntilDone(ctx, mockserver.Listener(ln, *maxConns), h, logger)
 }
 
-// serveUntilDone serves until ctx ends, then shuts down gracefully.
+// serveUntilDone serves until ctx ends, then shuts down gracefully and
+// logs "stopped".
 func serveUntilDone(ctx context.Context, ln net.Listener, h http.Handler, logger *slog.Logger) error {
 	srv := mockserver.HTTPServer(h, logger)
+	unused := trackUnused(srv)
 	trimCtx, stopTrim := context.WithCancel(ctx)
 	defer stopTrim()
 	go mockserver.TrimMemory(trimCtx)
@@ -228,18 +231,74 @@ func serveUntilDone(ctx context.Context, ln net.Listener, h http.Handler, logger
 		return err
 	case <-ctx.Done():
 	}
+	start := time.Now()
 	// Requests in flight get a moment to finish; an x-mock-delay of up to a
 	// minute, or a slow upload, is then cut off: stopping is what was asked.
 	shutdownCtx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	if err := srv.Shutdown(shutdownCtx); err != nil {
+	shut := make(chan error, 1)
+	go func() { shut <- srv.Shutdown(shutdownCtx) }()
+	// Shutdown closes idle connections at once, but waits for one that has
+	// not sent a request yet (up to 5 s, in case one is coming): browsers
+	// open such connections ahead and leave them unused. No request is
+	// coming now, as the listener is closed: close them, until Shutdown is
+	// done (one accepted in the meantime is closed on the next round).
+	tick := time.NewTicker(20 * time.Millisecond)
+	defer tick.Stop()
+	var err error
+	for waiting := true; waiting; {
+		unused.closeAll()
+		select {
+		case err = <-shut:
+			waiting = false
+		case <-tick.C:
+		}
+	}
+	if err != nil {
 		logger.Warn("requests still in flight were cut off", "error", err)
 		_ = srv.Close()
 	}
 	if err := <-errc; !errors.Is(err, http.ErrServerClosed) {
 		return err
 	}
+	logger.Info("stopped", "shutdown", time.Since(start).Round(time.Microsecond))
 	return nil
+}
+
+// unusedConns are the connections of a server that have not sent a request.
+type unusedConns struct {
+	mu    sync.Mutex
+	conns map[net.Conn]struct{}
+}
+
+// trackUnused keeps track of srv's connections that have sent no request,
+// in its ConnState hook.
+func trackUnused(srv *http.Server) *unusedConns {
+	u := &unusedConns{conns: make(map[net.Conn]struct{})}
+	next := srv.ConnState
+	srv.ConnState = func(c net.Conn, state http.ConnState) {
+		u.mu.Lock()
+		if state == http.StateNew {
+			u.conns[c] = struct{}{}
+		} else {
+			delete(u.conns, c)
+		}
+		u.mu.Unlock()
+		if next != nil {
+			next(c, state)
+		}
+	}
+	return u
+}
+
+// closeAll closes every connection that has sent no request.
+func (u *unusedConns) closeAll() {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	for c := range u.conns {
+		_ = c.Close()
+		delete(u.conns, c)
+	}
 }
 
 func newLogger(w io.Writer, format string, quiet bool) (*slog.Logger, error) {
