@@ -213,7 +213,24 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	} else {
 		fmt.Fprintf(stdout, "login: %s, with the password the dataset was made with\n", d.Users[0].Email)
 	}
+	if l, ok := uploadLink(d, time.Now()); ok {
+		fmt.Fprintf(stdout, "upload link: key %s takes uploads (POST /api/asset/upload?key=...)\n", l.Key)
+	}
 	return serveUntilDone(ctx, mockserver.Listener(ln, *maxConns), h, logger)
+}
+
+// uploadLink finds a shared link of the default user that allows uploads
+// and has not expired at now, for the start-up banner.
+func uploadLink(d model.Dataset, now time.Time) (model.SharedLinkRecord, bool) {
+	if len(d.Users) == 0 {
+		return model.SharedLinkRecord{}, false
+	}
+	for _, l := range d.SharedLinks {
+		if l.UserID == d.Users[0].ID && l.AllowUpload && (l.ExpiresAt == nil || l.ExpiresAt.After(now)) {
+			return l, true
+		}
+	}
+	return model.SharedLinkRecord{}, false
 }
 
 // serveUntilDone serves until ctx ends, then shuts down gracefully and
