@@ -207,3 +207,28 @@ func TestServeStopsOnInterrupt(t *testing.T) {
 	assert.Contains(t, stderr.String(), "msg=stopped")
 	assert.NotContains(t, stderr.String(), "cut off", "no connection was waited for")
 }
+
+// TestServeOnEveryInterface: --addr 0.0.0.0:PORT, as in the container,
+// listens on every interface and prints a URL that this machine reaches.
+func TestServeOnEveryInterface(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	port := ln.Addr().(*net.TCPAddr).Port
+	require.NoError(t, ln.Close())
+	cmd := command(context.Background(), "serve", "--quiet", "--addr", fmt.Sprintf("0.0.0.0:%d", port))
+	out, err := cmd.StdoutPipe()
+	require.NoError(t, err)
+	require.NoError(t, cmd.Start())
+	defer func() {
+		_ = cmd.Process.Signal(os.Interrupt)
+		_ = cmd.Wait()
+	}()
+	sc := bufio.NewScanner(out)
+	var base string
+	for base == "" && sc.Scan() {
+		_, base, _ = strings.Cut(sc.Text(), "listening on ")
+	}
+	go func() { _, _ = io.Copy(io.Discard, out) }()
+	assert.Equal(t, fmt.Sprintf("http://127.0.0.1:%d/api", port), base)
+	get(t, base+"/shared-links", defaultAPIKey)
+}

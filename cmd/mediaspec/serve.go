@@ -12,6 +12,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -202,7 +203,10 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return fmt.Errorf("cannot listen on %s: %w", *addr, err)
 	}
-	fmt.Fprintf(stdout, "mediaspec mock server listening on http://%s/api\n", ln.Addr())
+	fmt.Fprintf(stdout, "mediaspec mock server listening on http://%s/api\n", localAddr(ln.Addr()))
+	if tcp, ok := ln.Addr().(*net.TCPAddr); ok && tcp.IP.IsUnspecified() {
+		fmt.Fprintf(stdout, "(on every interface, as --addr %s asks: other machines reach it too)\n", *addr)
+	}
 	fmt.Fprintf(stdout, "API key: %s (header x-api-key)\n", d.Users[0].APIKey)
 	fmt.Fprintf(stdout, "dataset: seed %d, anchor %s, %d users, %d shared links\n", d.Seed, d.Anchor.Format(time.DateOnly), len(d.Users), len(d.SharedLinks))
 	if reused {
@@ -217,6 +221,17 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		fmt.Fprintf(stdout, "upload link: key %s takes uploads (POST /api/asset/upload?key=...)\n", l.Key)
 	}
 	return serveUntilDone(ctx, mockserver.Listener(ln, *maxConns), h, logger)
+}
+
+// localAddr is addr as a URL on this machine reaches it: the loopback
+// address for a listener on every interface (0.0.0.0, ::), whose own
+// address is no place to connect to.
+func localAddr(addr net.Addr) string {
+	tcp, ok := addr.(*net.TCPAddr)
+	if !ok || !tcp.IP.IsUnspecified() {
+		return addr.String()
+	}
+	return net.JoinHostPort("127.0.0.1", strconv.Itoa(tcp.Port))
 }
 
 // uploadLink finds a shared link of the default user that allows uploads
