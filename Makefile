@@ -16,16 +16,23 @@ help: ## Show this help.
 build: ## Build bin/mediaspec.
 	$(GO) build -o bin/mediaspec ./cmd/mediaspec
 
+# make run: the built binary, not `go run`, which exits 1 when interrupted. On a terminal the
+# server runs as a job of its own (set -m), the terminal's foreground job: Ctrl-C reaches it
+# alone, it stops and exits 0, and make with it (make that receives a SIGINT itself dies of it).
 .PHONY: run
-run: ## Start the mock server with its defaults (http://127.0.0.1:2283/api, key mediaspec-dev-key).
-	$(GO) run ./cmd/mediaspec serve
+run: build ## Start the mock server with its defaults (http://127.0.0.1:2283/api, key mediaspec-dev-key; ARGS="--latency 300ms" for more).
+	@if [ -t 0 ]; then set -m; fi; ./bin/mediaspec serve $(ARGS)
 
+# The race detector needs cgo, and so a C compiler: without one (go env CGO_ENABLED says 0
+# then) the tests run without -race, and make test says so.
 .PHONY: test
-test: ## Check formatting and vet, then run every test with the race detector.
+test: ## Check formatting and vet, then run every test with the race detector (without it if there is no C compiler).
 	@unformatted="$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))"; \
 	if [ -n "$$unformatted" ]; then echo "gofmt would change:"; echo "$$unformatted"; exit 1; fi
 	$(GO) vet ./...
-	$(GO) test -race -count=1 ./...
+	@if [ "$$($(GO) env CGO_ENABLED)" = 1 ]; then race=-race; else \
+		echo "make test: no C compiler (cgo is off), so the tests run without the race detector"; fi; \
+	echo "$(GO) test $$race -count=1 ./..."; $(GO) test $$race -count=1 ./...
 
 .PHONY: lint
 lint: ## gofmt, go vet and staticcheck.

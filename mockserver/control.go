@@ -96,6 +96,15 @@ func repeatedKey(data []byte) (string, bool) {
 	}
 }
 
+// handleUsers is GET /__mock/users: every user, the default one first, with
+// the API key to act as them. Like /__mock/dataset, which holds the same
+// keys, it needs no credentials.
+func (s *server) handleUsers() http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		writeJSON(w, http.StatusOK, s.store.userKeys())
+	})
+}
+
 // handleCreateUser is POST /__mock/users.
 func (s *server) handleCreateUser() http.Handler {
 	type request struct {

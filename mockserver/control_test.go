@@ -178,3 +178,46 @@ func TestControlAPIIsSafeFromWebPages(t *testing.T) {
 	rep = do(t, newRequest(t, http.MethodGet, dev.URL+"/__mock/dataset", nil, "Origin", evil))
 	assert.Empty(t, rep.header.Get("Access-Control-Allow-Origin"))
 }
+
+// TestControlListsUsers: GET /__mock/users lists every user, the default
+// one first, with what a developer needs to act as them: id, email, name,
+// isAdmin and API key; a user made at run time is there at once. Like
+// /__mock/dataset it needs no credentials, and --no-control removes it.
+func TestControlListsUsers(t *testing.T) {
+	srv := newTestServer(t)
+	type listed struct {
+		ID      string `json:"id"`
+		Email   string `json:"email"`
+		Name    string `json:"name"`
+		IsAdmin bool   `json:"isAdmin"`
+		APIKey  string `json:"apiKey"`
+	}
+	var users []listed
+	rep := getJSON(t, srv, "/__mock/users", &users)
+	require.Equal(t, http.StatusOK, rep.status, "%s", rep.body)
+	assert.Equal(t, "application/json", rep.header.Get("Content-Type"))
+	assert.Equal(t, []listed{
+		{ID: aliceID, Email: "alice@example.com", Name: "Alice Moreau", IsAdmin: true, APIKey: keyAlice},
+		{ID: bobID, Email: "bob@example.com", Name: "Bob Tanaka", APIKey: keyBob},
+		{ID: carolID, Email: "carol@example.com", Name: "Carol Diaz", APIKey: keyCarol},
+	}, users)
+	var raw []map[string]any
+	getJSON(t, srv, "/__mock/users", &raw)
+	assert.NotContains(t, raw[0], "passwordHash", "never a password, not even hashed")
+
+	rep = controlJSON(t, srv, http.MethodPost, "/__mock/users", "", map[string]any{"name": "Dana Okafor", "email": "dana@example.com"})
+	require.Equal(t, http.StatusCreated, rep.status, "%s", rep.body)
+	var created struct {
+		APIKey string `json:"apiKey"`
+	}
+	rep.json(t, &created)
+	getJSON(t, srv, "/__mock/users", &users)
+	require.Len(t, users, 4)
+	assert.Equal(t, "Dana Okafor", users[3].Name)
+	assert.Equal(t, created.APIKey, users[3].APIKey)
+	rep = do(t, newRequest(t, http.MethodGet, srv.URL+"/api/users/me", nil, "x-api-key", users[3].APIKey))
+	assert.Equal(t, http.StatusOK, rep.status, "the listed key works: %s", rep.body)
+
+	off := newTestServer(t, func(c *Config) { c.NoControl = true })
+	assert.Equal(t, http.StatusNotFound, getJSON(t, off, "/__mock/users", nil).status)
+}

@@ -34,6 +34,7 @@ func (s *server) routes() {
 	if s.cfg.NoControl {
 		return
 	}
+	s.mux.Handle("GET /__mock/users", s.handleUsers())
 	s.mux.Handle("POST /__mock/users", s.handleCreateUser())
 	s.mux.Handle("POST /__mock/shared-links", s.handleCreateLink())
 	s.mux.Handle("GET /__mock/assets", s.handleAssets())

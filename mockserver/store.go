@@ -756,6 +756,27 @@ func (db *store) assets(userID string) []model.Asset {
 	return out
 }
 
+// userKey is a user as GET /__mock/users lists it.
+type userKey struct {
+	ID      string `json:"id"`
+	Email   string `json:"email"`
+	Name    string `json:"name"`
+	IsAdmin bool   `json:"isAdmin"`
+	APIKey  string `json:"apiKey"`
+}
+
+// userKeys answers every user, in the order they were stored, with the
+// key every user has.
+func (db *store) userKeys() []userKey {
+	db.mu.RLock()
+	defer db.mu.RUnlock()
+	out := make([]userKey, 0, len(db.state.users))
+	for _, u := range db.state.users {
+		out = append(out, userKey{ID: u.ID, Email: u.Email, Name: u.Name, IsAdmin: u.IsAdmin, APIKey: u.APIKey})
+	}
+	return out
+}
+
 // addUser stores a new user with a new id and API key, and answers it.
 func (db *store) addUser(name, email string, quota *int64) (model.UserRecord, error) {
 	var u model.UserRecord

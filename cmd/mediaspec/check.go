@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"log/slog"
@@ -45,8 +44,7 @@ func (l *formatList) Set(v string) error {
 // (which includes a run that checks nothing: tags that select no scenario,
 // or only scenarios that are skipped).
 func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("mediaspec check", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlagSet("check")
 	var formats formatList
 	var (
 		target         = fs.String("target", "", "base URL of the API to check, base path included (e.g. http://127.0.0.1:2283/api); default: a built-in mock started in-process")
@@ -60,12 +58,12 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		tags           = fs.String("tags", "", `run only the scenarios this tag expression selects, e.g. "@robustness" or "not @control and (@upload or @shared-links)" (godog's "~@new-user" and "@a,@b && @c" too)`)
 		checksumHeader = fs.String("checksum-header", mockserver.DefaultChecksumHeader, "name of the header that announces a file's SHA-1")
 		concurrency    = fs.Int("concurrency", 4, "scenarios run at once")
-		maxUpload      = fs.Int64("max-upload-bytes", 0, "the upload body size the target declares it refuses beyond (413); the scenarios tagged @upload-limit judge it, and are skipped without it (the built-in mock's by default)")
+		maxUpload      = sizeFlag(fs, "max-upload-bytes", 0, "the upload body size the target declares it refuses beyond (413), e.g. 8MiB; the scenarios tagged @upload-limit judge it, and are skipped without it (the built-in mock's by default)")
 		refShapes      = fs.Bool("reference-shapes", false, "start the built-in mock answering in the reference server's thin and quirky shapes (serve --reference-shapes); only without --target")
-		settle         = fs.Duration("settle", steps.DefaultSettle, "how long scenarios wait for what the target derives from a file after the upload (EXIF, thumbnails)")
+		settle         = durationFlag(fs, "settle", steps.DefaultSettle, "how long scenarios wait for what the target derives from a file after the upload (EXIF, thumbnails), e.g. 30s")
 	)
 	fs.Var(&formats, "format", "report format, repeatable: pretty, progress (on stdout, or NAME:FILE), junit:FILE, cucumber:FILE (default: pretty on a terminal, else progress)")
-	if err := parseFlags(fs, args); err != nil {
+	if err := parseFlags(fs, args, stdout); err != nil {
 		return err
 	}
 	if _, err := conformance.ParseTags(*tags); err != nil {

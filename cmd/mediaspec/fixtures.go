@@ -18,13 +18,12 @@ import (
 // GET /__mock/dataset answers and `serve --fixtures` loads. With --check, it
 // reads such a file instead and reports every broken invariant.
 func runFixtures(args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("mediaspec fixtures", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlagSet("fixtures")
 	var df datasetFlags
 	df.register(fs)
 	out := fs.String("out", "", "write to this file instead of standard output")
 	check := fs.String("check", "", "check the dataset in this file, as a hand-edited one needs, and report every broken invariant")
-	if err := parseFlags(fs, args); err != nil {
+	if err := parseFlags(fs, args, stdout); err != nil {
 		return err
 	}
 	if *check != "" {

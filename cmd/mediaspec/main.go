@@ -14,6 +14,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 )
 
@@ -35,21 +36,10 @@ func main() {
 	}
 }
 
-const usage = `mediaspec: a mock server and conformance harness for the media-asset API.
-
-Usage:
-  mediaspec serve [flags]    run the in-memory mock server (mediaspec serve -h for its flags)
-  mediaspec spec [--json]    print the OpenAPI document
-  mediaspec fixtures [flags] write a generated dataset as JSON, for serve --fixtures
-                             (--check FILE: report every broken invariant of a dataset file)
-  mediaspec check [flags]    run the conformance features against a server, or the built-in mock (mediaspec check -h)
-  mediaspec load [flags]     send load to a server of the API and report its speed (mediaspec load -h)
-`
-
 // run runs the command line args; it is main without the process around it.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
-		fmt.Fprint(stderr, usage)
+		writeUsage(stderr)
 		return fmt.Errorf("%w: no command", errUsage)
 	}
 	switch args[0] {
@@ -63,24 +53,24 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return runCheck(ctx, args[1:], stdout, stderr)
 	case "load":
 		return runLoad(ctx, args[1:], stdout, stderr)
-	case "help", "-h", "--help":
-		fmt.Fprint(stdout, usage)
+	case "version", "--version", "-version":
+		return runVersion(args[1:], stdout)
+	case "help", "-h", "--help", "-help":
+		if len(args) > 1 { // mediaspec help serve
+			if _, ok := lookupCommand(args[1]); ok {
+				return run(ctx, []string{args[1], "--help"}, stdout, stderr)
+			}
+		}
+		writeUsage(stdout)
 		return nil
 	}
-	fmt.Fprint(stderr, usage)
-	return fmt.Errorf("%w: unknown command %q", errUsage, args[0])
-}
-
-// parseFlags parses a subcommand's flags, marking errors as usage errors.
-func parseFlags(fs *flag.FlagSet, args []string) error {
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return err
-		}
-		return fmt.Errorf("%w: %v", errUsage, err)
+	var names []string
+	for _, c := range commands() {
+		names = append(names, c.name)
 	}
-	if fs.NArg() > 0 {
-		return fmt.Errorf("%w: unexpected argument %q", errUsage, fs.Arg(0))
+	hint := "mediaspec --help lists the commands"
+	if near := nearest(strings.TrimLeft(args[0], "-"), names); len(near) > 0 {
+		hint = "did you mean " + strings.Join(near, " or ") + "?"
 	}
-	return nil
+	return fmt.Errorf("%w: unknown command %q; %s", errUsage, args[0], hint)
 }

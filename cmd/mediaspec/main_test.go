@@ -80,7 +80,7 @@ func TestServe(t *testing.T) {
 	sc := bufio.NewScanner(pr)
 	var base string
 	var printed []string
-	for len(printed) < 3 && sc.Scan() {
+	for len(printed) < 5 && sc.Scan() {
 		line := sc.Text()
 		printed = append(printed, line)
 		if _, url, ok := strings.Cut(line, "listening on "); ok {
@@ -91,6 +91,13 @@ func TestServe(t *testing.T) {
 	require.NotEmpty(t, base, "printed: %q", printed)
 	assert.Contains(t, strings.Join(printed, "\n"), "API key: k-123")
 	assert.Regexp(t, `seed [1-9][0-9]*`, strings.Join(printed, "\n"), "--seed 0 prints the seed it picked")
+	var uploadKey string
+	for _, line := range printed {
+		if rest, ok := strings.CutPrefix(line, "upload link: key "); ok {
+			uploadKey, _, _ = strings.Cut(rest, " ")
+		}
+	}
+	require.NotEmpty(t, uploadKey, "the banner names a link that takes uploads: %q", printed)
 
 	req, err := http.NewRequestWithContext(t.Context(), http.MethodGet, base+"/shared-links", nil)
 	require.NoError(t, err)
@@ -99,6 +106,11 @@ func TestServe(t *testing.T) {
 	require.NoError(t, err)
 	resp.Body.Close()
 	assert.Equal(t, http.StatusOK, resp.StatusCode)
+
+	// The link takes an upload, as the banner says.
+	body, ct := uploadForm(t, []byte("a photo through the link"))
+	status, answer := send(t, http.MethodPost, base+"/asset/upload?key="+uploadKey, "", body, http.Header{"Content-Type": {ct}})
+	assert.Equal(t, http.StatusCreated, status, "%s", answer)
 
 	cancel()
 	select {

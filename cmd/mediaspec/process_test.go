@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -151,4 +152,83 @@ func TestCuratedDatasetIsCurrent(t *testing.T) {
 	d, err := mockserver.ReadDataset(committed)
 	require.NoError(t, err)
 	assert.Empty(t, fake.Check(d))
+}
+
+// TestServeStopsOnInterrupt: Ctrl-C stops an idle serve at once, even with
+// connections a browser keeps open (one idle after a request, one opened
+// ahead and never used), says so, and exits 0. The bound is loose; the
+// time it takes is measured by BenchmarkServeStop.
+func TestServeStopsOnInterrupt(t *testing.T) {
+	cmd := command(context.Background(), "serve", "--addr", "127.0.0.1:0")
+	out, err := cmd.StdoutPipe()
+	require.NoError(t, err)
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	require.NoError(t, cmd.Start())
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	defer func() { _ = cmd.Process.Kill() }()
+	sc := bufio.NewScanner(out)
+	var base string
+	for base == "" && sc.Scan() {
+		_, base, _ = strings.Cut(sc.Text(), "listening on ")
+	}
+	require.NotEmpty(t, base)
+	go func() { _, _ = io.Copy(io.Discard, out) }()
+
+	// A keep-alive connection, idle after its request.
+	client := &http.Client{Transport: &http.Transport{}}
+	get := func() int {
+		req, err := http.NewRequestWithContext(t.Context(), http.MethodGet, base+"/server-info/ping", nil)
+		require.NoError(t, err)
+		resp, err := client.Do(req)
+		require.NoError(t, err)
+		_, _ = io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		return resp.StatusCode
+	}
+	require.Equal(t, http.StatusOK, get())
+	// A connection opened ahead, as browsers do, that sends nothing.
+	host := strings.TrimSuffix(strings.TrimPrefix(base, "http://"), "/api")
+	ahead, err := net.Dial("tcp", host)
+	require.NoError(t, err)
+	defer ahead.Close()
+	time.Sleep(100 * time.Millisecond) // both are served, and idle
+
+	start := time.Now()
+	require.NoError(t, cmd.Process.Signal(os.Interrupt))
+	select {
+	case err := <-done:
+		assert.NoError(t, err, "exit 0 on Ctrl-C; stderr: %s", stderr.String())
+	case <-time.After(5 * time.Second):
+		t.Fatalf("serve did not stop within 5 s of SIGINT; stderr: %s", stderr.String())
+	}
+	t.Logf("stopped %v after SIGINT", time.Since(start))
+	assert.Contains(t, stderr.String(), "msg=stopped")
+	assert.NotContains(t, stderr.String(), "cut off", "no connection was waited for")
+}
+
+// TestServeOnEveryInterface: --addr 0.0.0.0:PORT, as in the container,
+// listens on every interface and prints a URL that this machine reaches.
+func TestServeOnEveryInterface(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	port := ln.Addr().(*net.TCPAddr).Port
+	require.NoError(t, ln.Close())
+	cmd := command(context.Background(), "serve", "--quiet", "--addr", fmt.Sprintf("0.0.0.0:%d", port))
+	out, err := cmd.StdoutPipe()
+	require.NoError(t, err)
+	require.NoError(t, cmd.Start())
+	defer func() {
+		_ = cmd.Process.Signal(os.Interrupt)
+		_ = cmd.Wait()
+	}()
+	sc := bufio.NewScanner(out)
+	var base string
+	for base == "" && sc.Scan() {
+		_, base, _ = strings.Cut(sc.Text(), "listening on ")
+	}
+	go func() { _, _ = io.Copy(io.Discard, out) }()
+	assert.Equal(t, fmt.Sprintf("http://127.0.0.1:%d/api", port), base)
+	get(t, base+"/shared-links", defaultAPIKey)
 }

@@ -12,7 +12,9 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/mediaspec/mediaspec/mockserver"
@@ -94,19 +96,18 @@ func parseAnchor(v string) (time.Time, error) {
 }
 
 func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("mediaspec serve", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlagSet("serve")
 	var (
 		df             datasetFlags
 		addr           = fs.String("addr", defaultAddr, "address to listen on")
-		fixtures       = fs.String("fixtures", "", "start with the dataset in this file (written by `mediaspec fixtures` or GET /__mock/dataset) instead of a generated one")
-		latency        = fs.Duration("latency", 0, "delay every API response by this long, e.g. 200ms")
+		fixtures       = fs.String("fixtures", "", "start with the dataset in this file (written by mediaspec fixtures or GET /__mock/dataset) instead of a generated one")
+		latency        = durationFlag(fs, "latency", 0, "delay every API response by this long, e.g. 300ms (a bare number is milliseconds)")
 		checksumHeader = fs.String("checksum-header", mockserver.DefaultChecksumHeader, "name of the header that carries a file's SHA-1 for duplicate detection")
-		maxUpload      = fs.Int64("max-upload-bytes", 0, "answer 413 to an upload body larger than this (0: no limit)")
+		maxUpload      = sizeFlag(fs, "max-upload-bytes", 0, "answer 413 to an upload body larger than this, e.g. 1MiB (a bare number is bytes; 0: no limit)")
 		mediaDir       = fs.String("media-dir", "", "folder where uploads and their pictures are kept (default: a temporary folder, removed on exit); off: keep no upload (their pictures answer 404), for the fastest uploads")
 		maxDecode      = fs.Int("max-decode-pixels", pictures.DefaultMaxDecodePixels, "an uploaded picture declaring more pixels gets a placeholder thumbnail instead of being decoded")
 		refShapes      = fs.Bool("reference-shapes", false, "answer in the reference server's exact shapes where it is thin or quirky (see the README's differences table), instead of the full, consistent ones")
-		thumbCache     = fs.Int64("thumbnail-cache", mockserver.DefaultThumbnailCache, "bytes of encoded pictures (thumbnails, previews, originals) kept in memory")
+		thumbCache     = sizeFlag(fs, "thumbnail-cache", mockserver.DefaultThumbnailCache, "encoded pictures (thumbnails, previews, originals) kept in memory, e.g. 256MiB (a bare number is bytes)")
 		noControl      = fs.Bool("no-control", false, "turn the control API (/__mock/) off")
 		controlOrigin  = fs.String("control-origin", "", "the one web origin (like http://localhost:5173) whose pages may call the control API from a browser")
 		logFormat      = fs.String("log-format", "text", "request log format: text or json")
@@ -115,7 +116,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		maxConns       = fs.Int("max-connections", 0, "connections open at once; one more is answered 503 at once (0: the file descriptor limit less a reserve)")
 	)
 	df.register(fs)
-	if err := parseFlags(fs, args); err != nil {
+	if err := parseFlags(fs, args, stdout); err != nil {
 		return err
 	}
 	if *maxDecode < 1 {
@@ -202,7 +203,10 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return fmt.Errorf("cannot listen on %s: %w", *addr, err)
 	}
-	fmt.Fprintf(stdout, "mediaspec mock server listening on http://%s/api\n", ln.Addr())
+	fmt.Fprintf(stdout, "mediaspec mock server listening on http://%s/api\n", localAddr(ln.Addr()))
+	if tcp, ok := ln.Addr().(*net.TCPAddr); ok && tcp.IP.IsUnspecified() {
+		fmt.Fprintf(stdout, "(on every interface, as --addr %s asks: other machines reach it too)\n", *addr)
+	}
 	fmt.Fprintf(stdout, "API key: %s (header x-api-key)\n", d.Users[0].APIKey)
 	fmt.Fprintf(stdout, "dataset: seed %d, anchor %s, %d users, %d shared links\n", d.Seed, d.Anchor.Format(time.DateOnly), len(d.Users), len(d.SharedLinks))
 	if reused {
@@ -213,12 +217,42 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	} else {
 		fmt.Fprintf(stdout, "login: %s, with the password the dataset was made with\n", d.Users[0].Email)
 	}
+	if l, ok := uploadLink(d, time.Now()); ok {
+		fmt.Fprintf(stdout, "upload link: key %s takes uploads (POST /api/asset/upload?key=...)\n", l.Key)
+	}
 	return serveUntilDone(ctx, mockserver.Listener(ln, *maxConns), h, logger)
 }
 
-// serveUntilDone serves until ctx ends, then shuts down gracefully.
+// localAddr is addr as a URL on this machine reaches it: the loopback
+// address for a listener on every interface (0.0.0.0, ::), whose own
+// address is no place to connect to.
+func localAddr(addr net.Addr) string {
+	tcp, ok := addr.(*net.TCPAddr)
+	if !ok || !tcp.IP.IsUnspecified() {
+		return addr.String()
+	}
+	return net.JoinHostPort("127.0.0.1", strconv.Itoa(tcp.Port))
+}
+
+// uploadLink finds a shared link of the default user that allows uploads
+// and has not expired at now, for the start-up banner.
+func uploadLink(d model.Dataset, now time.Time) (model.SharedLinkRecord, bool) {
+	if len(d.Users) == 0 {
+		return model.SharedLinkRecord{}, false
+	}
+	for _, l := range d.SharedLinks {
+		if l.UserID == d.Users[0].ID && l.AllowUpload && (l.ExpiresAt == nil || l.ExpiresAt.After(now)) {
+			return l, true
+		}
+	}
+	return model.SharedLinkRecord{}, false
+}
+
+// serveUntilDone serves until ctx ends, then shuts down gracefully and
+// logs "stopped".
 func serveUntilDone(ctx context.Context, ln net.Listener, h http.Handler, logger *slog.Logger) error {
 	srv := mockserver.HTTPServer(h, logger)
+	unused := trackUnused(srv)
 	trimCtx, stopTrim := context.WithCancel(ctx)
 	defer stopTrim()
 	go mockserver.TrimMemory(trimCtx)
@@ -229,18 +263,74 @@ func serveUntilDone(ctx context.Context, ln net.Listener, h http.Handler, logger
 		return err
 	case <-ctx.Done():
 	}
+	start := time.Now()
 	// Requests in flight get a moment to finish; an x-mock-delay of up to a
 	// minute, or a slow upload, is then cut off: stopping is what was asked.
 	shutdownCtx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	if err := srv.Shutdown(shutdownCtx); err != nil {
+	shut := make(chan error, 1)
+	go func() { shut <- srv.Shutdown(shutdownCtx) }()
+	// Shutdown closes idle connections at once, but waits for one that has
+	// not sent a request yet (up to 5 s, in case one is coming): browsers
+	// open such connections ahead and leave them unused. No request is
+	// coming now, as the listener is closed: close them, until Shutdown is
+	// done (one accepted in the meantime is closed on the next round).
+	tick := time.NewTicker(20 * time.Millisecond)
+	defer tick.Stop()
+	var err error
+	for waiting := true; waiting; {
+		unused.closeAll()
+		select {
+		case err = <-shut:
+			waiting = false
+		case <-tick.C:
+		}
+	}
+	if err != nil {
 		logger.Warn("requests still in flight were cut off", "error", err)
 		_ = srv.Close()
 	}
 	if err := <-errc; !errors.Is(err, http.ErrServerClosed) {
 		return err
 	}
+	logger.Info("stopped", "shutdown", time.Since(start).Round(time.Microsecond))
 	return nil
+}
+
+// unusedConns are the connections of a server that have not sent a request.
+type unusedConns struct {
+	mu    sync.Mutex
+	conns map[net.Conn]struct{}
+}
+
+// trackUnused keeps track of srv's connections that have sent no request,
+// in its ConnState hook.
+func trackUnused(srv *http.Server) *unusedConns {
+	u := &unusedConns{conns: make(map[net.Conn]struct{})}
+	next := srv.ConnState
+	srv.ConnState = func(c net.Conn, state http.ConnState) {
+		u.mu.Lock()
+		if state == http.StateNew {
+			u.conns[c] = struct{}{}
+		} else {
+			delete(u.conns, c)
+		}
+		u.mu.Unlock()
+		if next != nil {
+			next(c, state)
+		}
+	}
+	return u
+}
+
+// closeAll closes every connection that has sent no request.
+func (u *unusedConns) closeAll() {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	for c := range u.conns {
+		_ = c.Close()
+		delete(u.conns, c)
+	}
 }
 
 func newLogger(w io.Writer, format string, quiet bool) (*slog.Logger, error) {

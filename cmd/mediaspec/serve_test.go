@@ -9,7 +9,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"log/slog"
 	"mime/multipart"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -343,5 +345,35 @@ func TestServeLogFormat(t *testing.T) {
 			assert.Equal(t, "-key", fields["credential.last4"], line)
 			assert.Equal(t, "x-mock-status", fields["forced"], line)
 		})
+	}
+}
+
+// BenchmarkServeStop measures how long serve takes to stop once asked (as
+// on Ctrl-C), with a keep-alive connection idle after a request and a
+// connection opened ahead that never sent one, as a browser leaves them.
+func BenchmarkServeStop(b *testing.B) {
+	logger := slog.New(slog.DiscardHandler)
+	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(http.StatusNoContent) })
+	for b.Loop() {
+		b.StopTimer()
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		require.NoError(b, err)
+		ctx, cancel := context.WithCancel(b.Context())
+		done := make(chan error, 1)
+		go func() { done <- serveUntilDone(ctx, ln, h, logger) }()
+		client := &http.Client{Transport: &http.Transport{}}
+		resp, err := client.Get("http://" + ln.Addr().String() + "/")
+		require.NoError(b, err)
+		resp.Body.Close()
+		ahead, err := net.Dial("tcp", ln.Addr().String())
+		require.NoError(b, err)
+		time.Sleep(10 * time.Millisecond) // accepted, and idle
+		b.StartTimer()
+		cancel()
+		require.NoError(b, <-done)
+		b.StopTimer()
+		ahead.Close()
+		client.CloseIdleConnections()
+		b.StartTimer()
 	}
 }

@@ -1,17 +1,15 @@
 package main
 
 import (
-	"flag"
 	"io"
 
 	"github.com/mediaspec/mediaspec/openapi"
 )
 
 func runSpec(args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("mediaspec spec", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlagSet("spec")
 	asJSON := fs.Bool("json", false, "print the document as JSON instead of YAML")
-	if err := parseFlags(fs, args); err != nil {
+	if err := parseFlags(fs, args, stdout); err != nil {
 		return err
 	}
 	doc := openapi.YAML()

@@ -486,3 +486,40 @@ func BenchmarkGenerateDefault(b *testing.B) {
 		Generate(o)
 	}
 }
+
+// TestDefaultUserHasAnUploadLink: whatever the seed and however few links,
+// the default user has a link that allows uploads and is still valid, an
+// album's where one is valid, so the upload-through-a-link screen needs no
+// set-up. Its description, if any, asks for photos.
+func TestDefaultUserHasAnUploadLink(t *testing.T) {
+	for _, links := range []int{1, 2, 3, 12} {
+		for seed := int64(1); seed <= 20; seed++ {
+			o := options(seed)
+			o.Links = links
+			d := Generate(o)
+			owner := d.Users[0].ID
+			var found *model.SharedLinkRecord
+			albums := 0
+			for i := range d.SharedLinks {
+				l := &d.SharedLinks[i]
+				if l.UserID != owner {
+					continue
+				}
+				if l.Type == model.LinkAlbum && (l.ExpiresAt == nil || l.ExpiresAt.After(testAnchor.Add(24*time.Hour))) {
+					albums++
+				}
+				if l.AllowUpload && (l.ExpiresAt == nil || l.ExpiresAt.After(testAnchor.Add(24*time.Hour))) && found == nil {
+					found = l
+				}
+			}
+			require.NotNil(t, found, "seed %d, %d links: no valid link of the default user allows uploads", seed, links)
+			if albums > 0 {
+				assert.Equal(t, model.LinkAlbum, found.Type, "seed %d, %d links: a valid album link", seed, links)
+			}
+			if found.Description != nil && links > 1 {
+				assert.NotContains(t, *found.Description, "Download", "seed %d: %q", seed, *found.Description)
+			}
+			assert.Empty(t, Check(d))
+		}
+	}
+}

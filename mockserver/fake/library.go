@@ -148,7 +148,59 @@ func (g *gen) makeLibrary(ow *owner, links int) {
 		}
 	}
 	links0 := g.ds.SharedLinks[linkStart:]
+	if ow == g.owners[0] {
+		g.allowUploadSomewhere(links0)
+	}
 	slices.SortStableFunc(links0, func(a, b model.SharedLinkRecord) int { return a.CreatedAt.Compare(b.CreatedAt.Time) })
+}
+
+// allowUploadSomewhere makes sure one of links, the default user's, allows
+// uploads and is still valid, so that the upload-through-a-link screen can
+// be tried at once. Where none does by chance, it turns uploads on for the
+// best candidate: an album's link still valid a day after the anchor, else
+// any link still valid, else the first. It draws nothing from the faker,
+// so the rest of the dataset stays what the seed always gave.
+func (g *gen) allowUploadSomewhere(links []model.SharedLinkRecord) {
+	valid := func(l *model.SharedLinkRecord) bool {
+		return l.ExpiresAt == nil || l.ExpiresAt.After(g.anchor.Add(24*time.Hour))
+	}
+	best, bestRank := -1, 0
+	for i := range links {
+		l := &links[i]
+		if l.AllowUpload && valid(l) {
+			return
+		}
+		rank := 1
+		switch {
+		case valid(l) && l.Type == model.LinkAlbum:
+			rank = 3
+		case valid(l):
+			rank = 2
+		}
+		if rank > bestRank {
+			best, bestRank = i, rank
+		}
+	}
+	if best < 0 {
+		return
+	}
+	l := &links[best]
+	if !valid(l) {
+		l.ExpiresAt = nil
+	}
+	l.AllowUpload = true
+	if l.Description != nil {
+		// Said as the generator says it of a link that takes uploads.
+		text := "Please add your photos too!"
+		if l.AlbumID != nil {
+			for _, al := range g.ds.Albums {
+				if al.ID == *l.AlbumID {
+					text = "Add yours from " + al.AlbumName + " here"
+				}
+			}
+		}
+		l.Description = &text
+	}
 }
 
 // spots returns k distinct indices below n.
