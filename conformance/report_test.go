@@ -203,8 +203,10 @@ func TestParseFormat(t *testing.T) {
 		{"progress:run.txt", conformance.Format{Name: "progress", File: "run.txt"}, true},
 		{"junit:out.xml", conformance.Format{Name: "junit", File: "out.xml"}, true},
 		{"cucumber:out.json", conformance.Format{Name: "cucumber", File: "out.json"}, true},
+		{"html:out.html", conformance.Format{Name: "html", File: "out.html"}, true},
 		{"coverage:coverage.json", conformance.Format{Name: "coverage", File: "coverage.json"}, true},
 		{"junit", conformance.Format{}, false},
+		{"html", conformance.Format{}, false},
 		{"coverage", conformance.Format{}, false},
 		{"svg:out.svg", conformance.Format{}, false},
 	} {

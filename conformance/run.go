@@ -45,7 +45,7 @@ type ConfigError struct{ Reason string }
 func (e *ConfigError) Error() string { return e.Reason }
 
 // Format is a report to write: pretty or progress (on Output, or in File),
-// junit, cucumber or coverage (in File).
+// junit, cucumber, html or coverage (in File).
 type Format struct {
 	Name string
 	File string
@@ -61,12 +61,12 @@ func ParseFormat(v string) (Format, error) {
 func (f Format) check() error {
 	switch f.Name {
 	case "pretty", "progress":
-	case "junit", "cucumber", "coverage":
+	case "junit", "cucumber", "html", "coverage":
 		if f.File == "" {
 			return fmt.Errorf("format %s needs a file: %s:FILE", f.Name, f.Name)
 		}
 	default:
-		return fmt.Errorf("unknown format %q: use pretty, progress, junit:FILE, cucumber:FILE or coverage:FILE", f.Name)
+		return fmt.Errorf("unknown format %q: use pretty, progress, junit:FILE, cucumber:FILE, html:FILE or coverage:FILE", f.Name)
 	}
 	return nil
 }
@@ -438,6 +438,8 @@ func writeReport(r *reportFile, res Result) (err error) {
 		err = WriteJUnit(r.file, res)
 	case "cucumber":
 		err = WriteCucumber(r.file, res)
+	case "html":
+		err = WriteHTML(r.file, res)
 	case "coverage":
 		err = WriteCoverage(r.file, res)
 	default:
