@@ -177,6 +177,7 @@ func TestResultsAndReports(t *testing.T) {
 					Keyword string `json:"keyword"`
 					Result  struct {
 						Status string `json:"status"`
+						Error  string `json:"error_message"`
 					} `json:"result"`
 				} `json:"steps"`
 			} `json:"elements"`
@@ -190,6 +191,9 @@ func TestResultsAndReports(t *testing.T) {
 		for i, status := range []string{"passed", "failed", "skipped"} {
 			assert.Equal(t, status, second.Steps[i].Result.Status)
 		}
+		skipped := doc[0].Elements[2]
+		require.NotEmpty(t, skipped.Steps)
+		assert.Contains(t, skipped.Steps[0].Result.Error, "needs to make a user", "a skipped scenario says why")
 	})
 }
 
