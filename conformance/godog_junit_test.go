@@ -123,3 +123,16 @@ func TestGodogCucumberLosesSkipReasons(t *testing.T) {
 	require.Contains(t, string(out), `"skipped"`)
 	assert.NotContains(t, string(out), "needs a second user", "godog's cucumber report now tells skip reasons: can it replace cucumber.go?")
 }
+
+// TestGodogPrettyPremise: godog's pretty formatter names Go source files,
+// prints godog's own totals and a "Failed steps" block, and does not say
+// why a scenario was skipped: the harness writes its console reports
+// itself (console.go).
+func TestGodogPrettyPremise(t *testing.T) {
+	out := string(godogReport(t, "pretty", "Feature: F\n\n  Scenario: fails\n    Given a step that fails\n\n  Scenario: skips\n    Given a step that skips\n"))
+	const fixed = "godog's pretty report changed: can it replace console.go?"
+	assert.Regexp(t, `# godog_junit_test\.go:\d+`, out, fixed)
+	assert.Contains(t, out, "2 scenarios (", fixed)
+	assert.Contains(t, out, "--- Failed steps:", fixed)
+	assert.NotContains(t, out, "needs a second user", fixed)
+}

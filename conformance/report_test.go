@@ -177,6 +177,7 @@ func TestResultsAndReports(t *testing.T) {
 					Keyword string `json:"keyword"`
 					Result  struct {
 						Status string `json:"status"`
+						Error  string `json:"error_message"`
 					} `json:"result"`
 				} `json:"steps"`
 			} `json:"elements"`
@@ -190,6 +191,9 @@ func TestResultsAndReports(t *testing.T) {
 		for i, status := range []string{"passed", "failed", "skipped"} {
 			assert.Equal(t, status, second.Steps[i].Result.Status)
 		}
+		skipped := doc[0].Elements[2]
+		require.NotEmpty(t, skipped.Steps)
+		assert.Contains(t, skipped.Steps[0].Result.Error, "needs to make a user", "a skipped scenario says why")
 	})
 }
 
@@ -203,8 +207,12 @@ func TestParseFormat(t *testing.T) {
 		{"progress:run.txt", conformance.Format{Name: "progress", File: "run.txt"}, true},
 		{"junit:out.xml", conformance.Format{Name: "junit", File: "out.xml"}, true},
 		{"cucumber:out.json", conformance.Format{Name: "cucumber", File: "out.json"}, true},
+		{"html:out.html", conformance.Format{Name: "html", File: "out.html"}, true},
+		{"coverage:coverage.json", conformance.Format{Name: "coverage", File: "coverage.json"}, true},
 		{"junit", conformance.Format{}, false},
-		{"html:out.html", conformance.Format{}, false},
+		{"html", conformance.Format{}, false},
+		{"coverage", conformance.Format{}, false},
+		{"svg:out.svg", conformance.Format{}, false},
 	} {
 		got, err := conformance.ParseFormat(tc.in)
 		if !tc.ok {
@@ -361,7 +369,7 @@ func TestEverythingSkipped(t *testing.T) {
 	assert.Equal(t, 1, doc.Suites[0].Skipped)
 	p, err := os.ReadFile(progress)
 	require.NoError(t, err)
-	assert.NotEmpty(t, p, "godog wrote the progress report")
+	assert.Contains(t, string(p), "needs to make a user", "the progress report says why")
 }
 
 // TestJUnitSuiteTime: a suite's time is the sum of its scenarios' times,

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"slices"
 	"strings"
 	"sync"
@@ -13,6 +14,7 @@ import (
 	"github.com/cucumber/godog"
 	messages "github.com/cucumber/messages/go/v21"
 
+	"github.com/mediaspec/mediaspec/spec"
 	"github.com/mediaspec/mediaspec/steps"
 )
 
@@ -43,6 +45,8 @@ type Result struct {
 	Settled SettleStats
 	// Notes say what the run left out, and why.
 	Notes []string
+	// Coverage is what the answers showed of the OpenAPI document.
+	Coverage spec.CoverageReport
 }
 
 // SettleStats sums up the scenarios' waits for what a target derives from
@@ -102,6 +106,10 @@ type StepResult struct {
 	Status        Status // passed, failed, skipped, or undefined, pending, ambiguous
 	Error         string
 	Duration      time.Duration
+	// Exchanges are the requests the step sent and their answers, at most
+	// maxExchangesPerStep; MoreExchanges counts those left out.
+	Exchanges     []Exchange
+	MoreExchanges int
 }
 
 // recorder builds the results from godog's scenario and step hooks:
@@ -110,15 +118,44 @@ type StepResult struct {
 // failure, and a skipped scenario no <skipped> element
 // (TestGodogJUnitPremise shows it).
 type recorder struct {
-	catalog *catalog
+	catalog  *catalog
+	coverage *spec.Coverage
+	consoles []console
 
 	mu         sync.Mutex
 	results    []*ScenarioResult
 	violations map[string]bool
 }
 
-func newRecorder(c *catalog) *recorder {
-	return &recorder{catalog: c, violations: map[string]bool{}}
+func newRecorder(c *catalog, coverage *spec.Coverage, consoles []console) *recorder {
+	return &recorder{catalog: c, coverage: coverage, consoles: consoles, violations: map[string]bool{}}
+}
+
+// stepExchanges holds the requests of the step that runs until it ends;
+// a step's requests may be sent at once.
+type stepExchanges struct {
+	mu    sync.Mutex
+	list  []Exchange
+	extra int
+}
+
+func (x *stepExchanges) add(e Exchange) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	if len(x.list) >= maxExchangesPerStep {
+		x.extra++
+		return
+	}
+	x.list = append(x.list, e)
+}
+
+// take hands over what the step sent and starts afresh for the next.
+func (x *stepExchanges) take() ([]Exchange, int) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	list, extra := x.list, x.extra
+	x.list, x.extra = nil, 0
+	return list, extra
 }
 
 // register adds the recorder's hooks to a scenario's context, around the
@@ -126,10 +163,12 @@ func newRecorder(c *catalog) *recorder {
 // skip is recorded with its reason, and its step After hook last, so it
 // sees the error the steps' After hooks add to a step (a violation no step
 // judged).
-func (rec *recorder) register(sc *godog.ScenarioContext, registerSteps func(*godog.ScenarioContext)) {
+// registerSteps is given the function the steps tell their requests to.
+func (rec *recorder) register(sc *godog.ScenarioContext, registerSteps func(*godog.ScenarioContext, func(steps.Exchange))) {
 	var res *ScenarioResult
 	var stepStart time.Time
 	var scenarioStart time.Time
+	var exchanges stepExchanges
 	sc.Before(func(ctx context.Context, p *godog.Scenario) (context.Context, error) {
 		res = rec.start(p)
 		scenarioStart = time.Now()
@@ -139,13 +178,28 @@ func (rec *recorder) register(sc *godog.ScenarioContext, registerSteps func(*god
 		stepStart = time.Now()
 		return ctx, nil
 	})
-	registerSteps(sc)
+	registerSteps(sc, func(e steps.Exchange) {
+		if rec.coverage != nil && e.Status != 0 {
+			rec.coverage.Add(e.Method, e.Path, e.Status, e.ResponseHeader, e.ResponseBody)
+		}
+		exchanges.add(newExchange(e))
+	})
 	sc.StepContext().After(func(ctx context.Context, st *godog.Step, status godog.StepResultStatus, err error) (context.Context, error) {
 		if res == nil {
 			return ctx, nil
 		}
-		rec.step(res, st, status, err, time.Since(stepStart))
+		list, extra := exchanges.take()
+		sr := rec.step(res, st, status, err, time.Since(stepStart))
+		sr.Exchanges, sr.MoreExchanges = list, extra
 		res.Duration = time.Since(scenarioStart)
+		for _, c := range rec.consoles {
+			c.step(*sr)
+		}
+		if len(res.Steps) == len(res.info.steps) { // the scenario's last step
+			for _, c := range rec.consoles {
+				c.scenario(*res)
+			}
+		}
 		return ctx, nil
 	})
 }
@@ -175,7 +229,8 @@ func (rec *recorder) start(p *messages.Pickle) *ScenarioResult {
 	return res
 }
 
-func (rec *recorder) step(res *ScenarioResult, st *godog.Step, status godog.StepResultStatus, err error, d time.Duration) {
+// step records a step's outcome and returns it, as res holds it.
+func (rec *recorder) step(res *ScenarioResult, st *godog.Step, status godog.StepResultStatus, err error, d time.Duration) *StepResult {
 	sr := StepResult{Text: st.Text, Duration: d}
 	if i := len(res.Steps); i < len(res.info.steps) {
 		sr.Keyword, sr.Line = res.info.steps[i].keyword, res.info.steps[i].line
@@ -221,6 +276,7 @@ func (rec *recorder) step(res *ScenarioResult, st *godog.Step, status godog.Step
 		res.SkipReason = "skipped"
 	}
 	res.Steps = append(res.Steps, sr)
+	return &res.Steps[len(res.Steps)-1]
 }
 
 // result collects the scenarios in the order of the catalog.
@@ -259,6 +315,9 @@ func (rec *recorder) result(d time.Duration) Result {
 		r.Violations = append(r.Violations, v)
 	}
 	slices.Sort(r.Violations)
+	if rec.coverage != nil {
+		r.Coverage = rec.coverage.Report()
+	}
 	return r
 }
 
@@ -299,8 +358,42 @@ func (r Result) WriteSummary(w io.Writer) error {
 	} else {
 		b.WriteString("No spec violations.\n")
 	}
+	writeCoverageTable(&b, r.Coverage)
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// writeCoverageTable sums up the spec coverage: per operation exercised,
+// the statuses received and the documented ones never received; then the
+// operations never exercised.
+func writeCoverageTable(b *strings.Builder, c spec.CoverageReport) {
+	if len(c.Operations) == 0 {
+		return
+	}
+	exercised := len(c.Operations) - len(c.NotExercised)
+	fmt.Fprintf(b, "\nSpec coverage: %d of %d operations exercised (the coverage report lists the fields and enum values seen):\n", exercised, len(c.Operations))
+	idWidth, routeWidth, gotWidth := 0, 0, 0
+	rows := [][4]string{}
+	for _, o := range c.Operations {
+		if !o.Exercised() {
+			continue
+		}
+		got := strings.Join(slices.Sorted(maps.Keys(o.Received)), " ")
+		never := ""
+		if len(o.NotReceived) > 0 {
+			never = "never " + strings.Join(o.NotReceived, " ")
+		}
+		row := [4]string{o.OperationID, o.Method + " " + o.Path, got, never}
+		idWidth, routeWidth, gotWidth = max(idWidth, len(row[0])), max(routeWidth, len(row[1])), max(gotWidth, len(row[2]))
+		rows = append(rows, row)
+	}
+	for _, r := range rows {
+		line := fmt.Sprintf("  %-*s  %-*s  %-*s  %s", idWidth, r[0], routeWidth, r[1], gotWidth, r[2], r[3])
+		b.WriteString(strings.TrimRight(line, " ") + "\n")
+	}
+	if len(c.NotExercised) > 0 {
+		fmt.Fprintf(b, "  Never exercised: %s\n", strings.Join(c.NotExercised, ", "))
+	}
 }
 
 func indent(s, prefix string) string { return strings.ReplaceAll(s, "\n", "\n"+prefix) }

@@ -45,7 +45,7 @@ type ConfigError struct{ Reason string }
 func (e *ConfigError) Error() string { return e.Reason }
 
 // Format is a report to write: pretty or progress (on Output, or in File),
-// junit or cucumber (in File).
+// junit, cucumber, html or coverage (in File).
 type Format struct {
 	Name string
 	File string
@@ -61,15 +61,18 @@ func ParseFormat(v string) (Format, error) {
 func (f Format) check() error {
 	switch f.Name {
 	case "pretty", "progress":
-	case "junit", "cucumber":
+	case "junit", "cucumber", "html", "coverage":
 		if f.File == "" {
 			return fmt.Errorf("format %s needs a file: %s:FILE", f.Name, f.Name)
 		}
 	default:
-		return fmt.Errorf("unknown format %q: use pretty, progress, junit:FILE or cucumber:FILE", f.Name)
+		return fmt.Errorf("unknown format %q: use pretty, progress, junit:FILE, cucumber:FILE, html:FILE or coverage:FILE", f.Name)
 	}
 	return nil
 }
+
+// isConsole says whether the report is written as the run goes.
+func (f Format) isConsole() bool { return f.Name == "pretty" || f.Name == "progress" }
 
 // checkFormats makes sure every format is known, has the file it needs,
 // and has a file of its own.
@@ -204,22 +207,33 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 		return Result{}, err
 	}
 
-	var console []string
-	for _, f := range cfg.Formats {
-		if f.Name == "pretty" || f.Name == "progress" {
-			console = append(console, strings.TrimSuffix(f.Name+":"+f.File, ":"))
-		}
-	}
-	if len(console) == 0 {
-		console = []string{"progress"}
-	}
-
 	// The report files are opened before the run, so a path that cannot be
 	// written fails at once, rather than after every scenario ran, and
 	// nothing is written.
 	reports, err := openReports(cfg.Formats)
 	if err != nil {
 		return Result{}, err
+	}
+	order := selectedScenarios(cat, selection)
+	var consoles []console
+	for _, r := range reports {
+		if r.format.isConsole() {
+			r.console = newConsole(r.format.Name, r.file, false, true, order)
+			consoles = append(consoles, r.console)
+		}
+	}
+	// One report on Output (two would interleave), progress by default.
+	var onOutput console
+	for _, f := range cfg.Formats {
+		if f.isConsole() && f.File == "" && onOutput == nil {
+			onOutput = newConsole(f.Name, output, cfg.Colors, false, order)
+		}
+	}
+	if onOutput == nil && len(consoles) == 0 {
+		onOutput = newConsole("progress", output, cfg.Colors, false, order)
+	}
+	if onOutput != nil {
+		consoles = append(consoles, onOutput)
 	}
 
 	var waits settleWaits
@@ -239,16 +253,22 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 		Client:         cfg.Client,
 		Validator:      validator,
 	}
-	rec := newRecorder(cat)
+	rec := newRecorder(cat, validator.NewCoverage(), consoles)
 	suite := godog.TestSuite{
 		Name: "mediaspec",
 		ScenarioInitializer: func(sc *godog.ScenarioContext) {
-			rec.register(sc, func(sc *godog.ScenarioContext) { steps.Register(sc, stepsConfig) })
+			rec.register(sc, func(sc *godog.ScenarioContext, exchanged func(steps.Exchange)) {
+				c := stepsConfig
+				c.Exchanged = exchanged
+				steps.Register(sc, c)
+			})
 		},
 		Options: &godog.Options{
-			Format:         strings.Join(console, ","),
-			Output:         output,
-			NoColors:       !cfg.Colors,
+			// The reports are written from the recorded results: godog's
+			// own goes nowhere (console.go says why).
+			Format:         "progress",
+			Output:         io.Discard,
+			NoColors:       true,
 			Tags:           filter,
 			Concurrency:    cfg.Concurrency,
 			Strict:         true,
@@ -276,6 +296,9 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 		// No scenario ran: an empty report would read as a pass.
 		errs = append(errs, reports.discard())
 	} else {
+		if onOutput != nil {
+			errs = append(errs, onOutput.close(res))
+		}
 		errs = append(errs, reports.write(res))
 	}
 	errs = append(errs, ctx.Err())
@@ -301,31 +324,52 @@ func checkTarget(target string) error {
 	return nil
 }
 
+// selectedScenarios lists the scenarios the selection runs, in the order
+// of the features.
+func selectedScenarios(c *catalog, selection *TagExpr) []*scenarioInfo {
+	var list []*scenarioInfo
+	for _, f := range c.features {
+		for _, s := range f.scenarios {
+			if selection.Match(s.tags) {
+				list = append(list, s)
+			}
+		}
+	}
+	return list
+}
+
+func newConsole(name string, w io.Writer, colors, summary bool, order []*scenarioInfo) console {
+	if name == "pretty" {
+		return newPretty(w, colors, summary, order)
+	}
+	return &progress{w: w, colors: colors, summary: summary}
+}
+
 // reportFile is a report's file, opened before the run.
 type reportFile struct {
 	format Format
-	// file is open for the junit and cucumber reports, which Run writes;
-	// nil for pretty and progress, which godog writes itself.
-	file *os.File
+	// file is where the report goes; it is emptied only when the report is
+	// first written, so a run that writes nothing leaves it as it was.
+	file *lazyFile
+	// console writes a pretty or progress report as the run goes; nil for
+	// the others, which are written from the results once the run is over.
+	console console
 	// created says the run made the file: it is removed if the run cannot
-	// be made. A junit or cucumber file that was there already is left as
-	// it was; a pretty or progress one is emptied by godog, which creates
-	// it anew as soon as it starts.
+	// be made. A file that was there already is left as it was.
 	created bool
 }
 
-type reportFiles []reportFile
+type reportFiles []*reportFile
 
 // openReports opens the file of every format that has one, without
-// truncating it: a junit or cucumber file that was there is only rewritten
-// when there are results to write in it.
+// truncating it.
 func openReports(formats []Format) (reportFiles, error) {
 	var reports reportFiles
 	for _, f := range formats {
 		if f.File == "" {
 			continue
 		}
-		r := reportFile{format: f, created: true}
+		r := &reportFile{format: f, created: true}
 		file, err := os.OpenFile(f.File, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o666)
 		if errors.Is(err, fs.ErrExist) {
 			r.created = false
@@ -334,26 +378,33 @@ func openReports(formats []Format) (reportFiles, error) {
 		if err != nil {
 			return nil, errors.Join(fmt.Errorf("report %s: %w", f.Name, err), reports.discard())
 		}
-		r.file = file
-		if f.Name == "pretty" || f.Name == "progress" {
-			r.file = nil // godog opens it again, by its name
-			if err := file.Close(); err != nil {
-				reports = append(reports, r)
-				return nil, errors.Join(fmt.Errorf("report %s: %w", f.File, err), reports.discard())
-			}
-		}
+		r.file = &lazyFile{f: file}
 		reports = append(reports, r)
 	}
 	return reports, nil
 }
 
-// write writes the junit and cucumber reports and closes their files.
+// lazyFile empties its file when first written to.
+type lazyFile struct {
+	f       *os.File
+	started bool
+}
+
+func (l *lazyFile) Write(p []byte) (int, error) {
+	if !l.started {
+		l.started = true
+		if err := l.f.Truncate(0); err != nil {
+			return 0, err
+		}
+	}
+	return l.f.Write(p)
+}
+
+// write writes the reports and closes their files.
 func (reports reportFiles) write(res Result) error {
 	var errs []error
 	for _, r := range reports {
-		if r.file != nil {
-			errs = append(errs, writeReport(r.file, r.format, res))
-		}
+		errs = append(errs, writeReport(r, res))
 	}
 	return errors.Join(errs...)
 }
@@ -363,9 +414,7 @@ func (reports reportFiles) write(res Result) error {
 func (reports reportFiles) discard() error {
 	var errs []error
 	for _, r := range reports {
-		if r.file != nil {
-			errs = append(errs, r.file.Close())
-		}
+		errs = append(errs, r.file.f.Close())
 		if r.created {
 			if err := os.Remove(r.format.File); err != nil && !errors.Is(err, fs.ErrNotExist) {
 				errs = append(errs, fmt.Errorf("report %s: %w", r.format.File, err))
@@ -375,26 +424,29 @@ func (reports reportFiles) discard() error {
 	return errors.Join(errs...)
 }
 
-// writeReport writes one file report over what the file held and closes it.
-func writeReport(out *os.File, f Format, res Result) (err error) {
+// writeReport ends one file report, over what the file held, and closes it.
+func writeReport(r *reportFile, res Result) (err error) {
 	defer func() {
-		if cerr := out.Close(); err == nil && cerr != nil {
-			err = fmt.Errorf("report %s: %w", f.File, cerr)
+		if cerr := r.file.f.Close(); err == nil && cerr != nil {
+			err = fmt.Errorf("report %s: %w", r.format.File, cerr)
 		}
 	}()
-	if err := out.Truncate(0); err != nil {
-		return fmt.Errorf("report %s: %w", f.File, err)
-	}
-	switch f.Name {
+	switch r.format.Name {
+	case "pretty", "progress":
+		err = r.console.close(res)
 	case "junit":
-		err = WriteJUnit(out, res)
+		err = WriteJUnit(r.file, res)
 	case "cucumber":
-		err = WriteCucumber(out, res)
+		err = WriteCucumber(r.file, res)
+	case "html":
+		err = WriteHTML(r.file, res)
+	case "coverage":
+		err = WriteCoverage(r.file, res)
 	default:
-		err = fmt.Errorf("unknown report format %q", f.Name)
+		err = fmt.Errorf("unknown report format %q", r.format.Name)
 	}
 	if err != nil {
-		return fmt.Errorf("report %s: %w", f.File, err)
+		return fmt.Errorf("report %s: %w", r.format.File, err)
 	}
 	return nil
 }

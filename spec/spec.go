@@ -42,6 +42,7 @@ var ErrNoOperation = errors.New("no operation")
 // document is loaded, validated and routed once; a Validator is safe for
 // concurrent use.
 type Validator struct {
+	doc    *openapi3.T // never modified after Load
 	router routers.Router
 	// requestOptions and responseOptions are never modified after Load.
 	requestOptions  *openapi3filter.Options
@@ -92,6 +93,7 @@ func newValidator(ctx context.Context, doc *openapi3.T) (*Validator, error) {
 		openapi3.WithStringFormatValidator("uuid", openapi3.NewRegexpFormatValidator(uuidPattern)),
 	}
 	return &Validator{
+		doc:    doc,
 		router: router,
 		bodies: compileBodies(doc),
 		requestOptions: &openapi3filter.Options{

@@ -71,6 +71,10 @@ type Config struct {
 	// with what was waited for. Scenarios run at once: it must be safe for
 	// concurrent use.
 	Settled func(took time.Duration)
+	// Exchanged, if set, is told of every API request the steps send and
+	// of its answer, before the step that sent it ends. Scenarios, and a
+	// step's requests, run at once: it must be safe for concurrent use.
+	Exchanged func(Exchange)
 	// Client sends every request; it should have timeouts.
 	Client *http.Client
 	// Validator checks every API response.

@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"time"
 
 	"github.com/mediaspec/mediaspec/spec"
 )
@@ -97,12 +98,46 @@ func (cfg Config) send(ctx context.Context, ar apiRequest) (*response, error) {
 		r.Header.Set("Content-Type", ar.contentType)
 	}
 	ar.creds.apply(r)
+	started := time.Now()
 	resp, err := cfg.do(r)
-	if err != nil {
+	if err == nil {
+		resp.request = ar.method + " " + pathOf(cfg.BaseURL) + ar.path
+		err = cfg.validate(ctx, ar, resp)
+	}
+	if cfg.Exchanged != nil {
+		cfg.Exchanged(exchange(r, ar, resp, err, started))
+	}
+	if resp == nil {
 		return nil, err
 	}
-	resp.request = ar.method + " " + pathOf(cfg.BaseURL) + ar.path
-	return resp, cfg.validate(ctx, ar, resp)
+	return resp, err
+}
+
+// exchange describes a request sent and its answer (nil when none came)
+// for Config.Exchanged.
+func exchange(r *http.Request, ar apiRequest, resp *response, err error, started time.Time) Exchange {
+	e := Exchange{
+		Method:        r.Method,
+		URL:           r.URL,
+		Path:          "/api" + ar.path,
+		RequestHeader: r.Header,
+		RequestBody:   ar.body,
+		RequestSize:   r.ContentLength,
+		Started:       started,
+		Duration:      time.Since(started),
+	}
+	if resp == nil {
+		e.Err = err
+		return e
+	}
+	e.Status, e.ResponseHeader, e.ResponseBody = resp.status, resp.header, resp.body
+	var v *ViolationError
+	if errors.As(err, &v) {
+		e.Violations = v.Violations
+	} else if err != nil {
+		e.Err = err
+	}
+	return e
 }
 
 func pathOf(base string) string {

@@ -62,7 +62,7 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		refShapes      = fs.Bool("reference-shapes", false, "start the built-in mock answering in the reference server's thin and quirky shapes (serve --reference-shapes); only without --target")
 		settle         = durationFlag(fs, "settle", steps.DefaultSettle, "how long scenarios wait for what the target derives from a file after the upload (EXIF, thumbnails), e.g. 30s")
 	)
-	fs.Var(&formats, "format", "report format, repeatable: pretty, progress (on stdout, or NAME:FILE), junit:FILE, cucumber:FILE (default: pretty on a terminal, else progress)")
+	fs.Var(&formats, "format", "report format, repeatable: pretty, progress (on stdout, or NAME:FILE), junit:FILE, cucumber:FILE, html:FILE, coverage:FILE (default: pretty on a terminal, else progress)")
 	if err := parseFlags(fs, args, stdout); err != nil {
 		return err
 	}

@@ -27,7 +27,8 @@ func TestCheckUsageErrors(t *testing.T) {
 	for _, args := range [][]string{
 		{"check", "--bogus"},
 		{"check", "--format", "junit"},
-		{"check", "--format", "html:out.html"},
+		{"check", "--format", "html"},
+		{"check", "--format", "svg:out.svg"},
 		{"check", "--concurrency", "0"},
 		{"check", "extra"},
 		{"check", "--target", "not-a-url"},
