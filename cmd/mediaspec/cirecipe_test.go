@@ -26,13 +26,7 @@ type ciStep struct {
 // job; the Actions syntax (uses:, if:) is left to Actions.
 func ciRecipe(t *testing.T) []ciStep {
 	t.Helper()
-	b, err := os.ReadFile("../../README.md")
-	require.NoError(t, err)
-	_, rest, ok := strings.Cut(string(b), "**In CI.**")
-	require.True(t, ok, "the README has an In CI section")
-	_, block, ok := strings.Cut(rest, "```yaml\n")
-	require.True(t, ok)
-	block, _, _ = strings.Cut(block, "```")
+	block := readmeBlock(t, "**In CI.**", "yaml")
 	secret := regexp.MustCompile(`\$\{\{.*\|\|\s*'([^']*)'\s*\}\}`)
 	var steps []ciStep
 	var cur *ciStep

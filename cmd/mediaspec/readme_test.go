@@ -19,16 +19,8 @@ import (
 // a comment line and the commands under it.
 func readmeExamples(t *testing.T) []readmeExample {
 	t.Helper()
-	b, err := os.ReadFile("../../README.md")
-	require.NoError(t, err)
-	_, section, ok := strings.Cut(string(b), "\n## Examples\n")
-	require.True(t, ok, "the README has an Examples section")
-	_, block, ok := strings.Cut(section, "```sh\n")
-	require.True(t, ok)
-	block, _, ok = strings.Cut(block, "```")
-	require.True(t, ok)
 	var out []readmeExample
-	for part := range strings.SplitSeq(block, "\n\n") {
+	for part := range strings.SplitSeq(readmeBlock(t, "\n## Examples\n", "sh"), "\n\n") {
 		title, script, _ := strings.Cut(strings.TrimSpace(part), "\n")
 		out = append(out, readmeExample{strings.TrimPrefix(title, "# "), script})
 	}
@@ -36,6 +28,21 @@ func readmeExamples(t *testing.T) []readmeExample {
 }
 
 type readmeExample struct{ title, script string }
+
+// readmeBlock is the first code block of language lang after marker in
+// the README.
+func readmeBlock(t *testing.T, marker, lang string) string {
+	t.Helper()
+	b, err := os.ReadFile("../../README.md")
+	require.NoError(t, err)
+	_, rest, ok := strings.Cut(string(b), marker)
+	require.True(t, ok, "the README has %q", marker)
+	_, block, ok := strings.Cut(rest, "```"+lang+"\n")
+	require.True(t, ok, "a %s block after %q", lang, marker)
+	block, _, ok = strings.Cut(block, "```")
+	require.True(t, ok, "the block after %q ends", marker)
+	return block
+}
 
 // TestReadmeExamplesWork runs each of the README's examples, as written,
 // against a mock started for it (its address put in place of
