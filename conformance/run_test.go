@@ -34,6 +34,7 @@ func TestMockPassesEverything(t *testing.T) {
 		MaxUploadBytes: uploadLimit,
 		Output:         &out,
 		Concurrency:    4,
+		Settle:         testSettle,
 	})
 	require.NoError(t, err, out.String())
 	var summary bytes.Buffer
@@ -113,6 +114,12 @@ func TestScenariosWaitForMetadata(t *testing.T) {
 	}
 }
 
+// testSettle is how long the runs that must pass wait for the pictures and
+// metadata an upload gets: a run under the race detector, beside the other
+// tests on two cores, may take longer than a real server should; a run
+// that passes does not wait it out.
+const testSettle = 2 * time.Minute
+
 // TestReferenceShapesPass runs every feature against the mock answering in
 // the reference's documented shapes (serve --reference-shapes): nothing
 // fails, nothing is skipped. TestMockPassesEverything runs them against
@@ -130,6 +137,7 @@ func TestReferenceShapesPass(t *testing.T) {
 		MaxUploadBytes: uploadLimit,
 		Output:         &out,
 		Concurrency:    4,
+		Settle:         testSettle,
 	})
 	require.NoError(t, err, out.String())
 	var summary bytes.Buffer

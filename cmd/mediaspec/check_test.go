@@ -284,7 +284,8 @@ func TestCheckWithoutSecondUser(t *testing.T) {
 func TestCheckWithAnAdminKey(t *testing.T) {
 	srv, d := startTarget(t, func(c *mockserver.Config) { c.NoControl = true })
 	var out bytes.Buffer
-	err := run(t.Context(), []string{"check", "--target", srv.URL + "/api", "--api-key", d.Users[1].APIKey, "--admin-api-key", "ci-key", "--format", "progress"},
+	err := run(t.Context(), []string{"check", "--target", srv.URL + "/api", "--api-key", d.Users[1].APIKey, "--admin-api-key", "ci-key", "--format", "progress",
+		"--settle", "2m"}, // under the race detector, beside the other tests: a run that passes does not wait it out
 		&out, io.Discard)
 	require.NoError(t, err, out.String())
 	assert.Regexp(t, `\d+ scenarios: [1-9]\d* passed, 0 failed, 0 skipped`, out.String())
