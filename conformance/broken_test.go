@@ -386,6 +386,58 @@ func TestBrokenVariantsAreCaught(t *testing.T) {
 			caughtBy: "An upload exactly at the limit is stored",
 			tags:     "@upload-limit",
 		},
+		{
+			name: "answers a ping with something else",
+			break_: editJSON(isRequest(http.MethodGet, "/api/server-info/ping"), func(status int, _ any) (int, any) {
+				return status, map[string]any{"res": "ok"}
+			}),
+			caughtBy: "The server answers a ping",
+			tags:     "@server-info",
+		},
+		{
+			name: "lists albums without the one just made",
+			break_: editJSON(func(r *http.Request) bool { return r.Method == http.MethodGet && r.URL.Path == "/api/albums" },
+				func(status int, _ any) (int, any) { return status, []any{} }),
+			caughtBy: "My albums list the album I made",
+			tags:     "@albums",
+		},
+		{
+			name: "says a photo was added to a link but does not add it",
+			break_: func(h http.Handler, _ model.Dataset) http.Handler {
+				return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+					if r.Method == http.MethodPut && strings.HasSuffix(r.URL.Path, "/assets") && strings.HasPrefix(r.URL.Path, "/api/shared-links/") {
+						var in struct{ AssetIDs []string }
+						_ = json.NewDecoder(r.Body).Decode(&in)
+						out := []map[string]any{}
+						for _, id := range in.AssetIDs {
+							out = append(out, map[string]any{"assetId": id, "success": true})
+						}
+						w.Header().Set("Content-Type", "application/json")
+						_ = json.NewEncoder(w).Encode(out)
+						return
+					}
+					h.ServeHTTP(w, r)
+				})
+			},
+			caughtBy: "Photos are added to a link and taken out again",
+			tags:     "@shared-links",
+		},
+		{
+			name: "answers a user without a portrait with a server error",
+			break_: func(h http.Handler, _ model.Dataset) http.Handler {
+				return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+					if strings.HasSuffix(r.URL.Path, "/profile-image") {
+						w.Header().Set("Content-Type", "application/json")
+						w.WriteHeader(http.StatusInternalServerError)
+						_, _ = io.WriteString(w, `{"message":"Internal server error","statusCode":500}`)
+						return
+					}
+					h.ServeHTTP(w, r)
+				})
+			},
+			caughtBy: "A user without a portrait has no profile image",
+			tags:     "@users",
+		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()

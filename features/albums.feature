@@ -24,3 +24,9 @@ Feature: Albums
     And I have made an empty album "Porto"
     When I add the other user's photo to the album
     Then it is refused for want of permission
+
+  Scenario: My albums list the album I made, with its count
+    Given I have uploaded 2 new photos
+    And I have made an album "Porto, May 2024" of the first of those photos
+    When I list my albums
+    Then the list holds the album "Porto, May 2024", counting 1 asset

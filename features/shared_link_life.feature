@@ -15,3 +15,11 @@ Feature: A shared link's life
     When I delete the link
     Then the link's key opens nothing any more
     And my list no longer holds the link
+
+  Scenario: Photos are added to a link and taken out again
+    Given I have uploaded 2 new photos
+    And I have shared the first of those photos on its own
+    When I add the second of those photos to the link
+    Then each photo is told it was added, and the link holds both
+    When I take the first of those photos out of the link
+    Then each photo is told it was taken out, and the link holds only the second

@@ -72,6 +72,7 @@ func Register(sc *godog.ScenarioContext, cfg Config) {
 	s.registerLinks(sc)
 	s.registerWorkflows(sc)
 	s.registerFiles(sc)
+	s.registerServer(sc)
 }
 
 // needs skips a scenario whose tags ask for what the target lacks.
