@@ -372,17 +372,10 @@ func TestBrokenVariantsAreCaught(t *testing.T) {
 		},
 		{
 			name: "refuses an upload at its declared limit",
-			break_: func(h http.Handler, _ model.Dataset) http.Handler {
-				return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-					if isUpload(r) && r.ContentLength >= uploadLimit {
-						w.Header().Set("Content-Type", "application/json")
-						w.WriteHeader(http.StatusRequestEntityTooLarge)
-						_, _ = io.WriteString(w, `{"message":"Upload is too large","error":"Payload Too Large","statusCode":413}`)
-						return
-					}
-					h.ServeHTTP(w, r)
-				})
-			},
+			break_: answer(func(r *http.Request) bool { return isUpload(r) && r.ContentLength >= uploadLimit },
+				func(*http.Request) (int, any) {
+					return http.StatusRequestEntityTooLarge, errorBody(http.StatusRequestEntityTooLarge, "Upload is too large")
+				}),
 			caughtBy: "An upload exactly at the limit is stored",
 			tags:     "@upload-limit",
 		},
@@ -396,45 +389,33 @@ func TestBrokenVariantsAreCaught(t *testing.T) {
 		},
 		{
 			name: "lists albums without the one just made",
-			break_: editJSON(func(r *http.Request) bool { return r.Method == http.MethodGet && r.URL.Path == "/api/albums" },
+			break_: editJSON(func(r *http.Request) bool { return r.Method == http.MethodGet && r.URL.Path == "/api/albums" }, // not /api/albums/{id}
 				func(status int, _ any) (int, any) { return status, []any{} }),
 			caughtBy: "My albums list the album I made",
 			tags:     "@albums",
 		},
 		{
 			name: "says a photo was added to a link but does not add it",
-			break_: func(h http.Handler, _ model.Dataset) http.Handler {
-				return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-					if r.Method == http.MethodPut && strings.HasSuffix(r.URL.Path, "/assets") && strings.HasPrefix(r.URL.Path, "/api/shared-links/") {
-						var in struct{ AssetIDs []string }
-						_ = json.NewDecoder(r.Body).Decode(&in)
-						out := []map[string]any{}
-						for _, id := range in.AssetIDs {
-							out = append(out, map[string]any{"assetId": id, "success": true})
-						}
-						w.Header().Set("Content-Type", "application/json")
-						_ = json.NewEncoder(w).Encode(out)
-						return
-					}
-					h.ServeHTTP(w, r)
-				})
-			},
+			break_: answer(func(r *http.Request) bool {
+				return r.Method == http.MethodPut && strings.HasPrefix(r.URL.Path, "/api/shared-links/") && strings.HasSuffix(r.URL.Path, "/assets")
+			}, func(r *http.Request) (int, any) {
+				var in struct{ AssetIDs []string }
+				_ = json.NewDecoder(r.Body).Decode(&in)
+				out := []map[string]any{}
+				for _, id := range in.AssetIDs {
+					out = append(out, map[string]any{"assetId": id, "success": true})
+				}
+				return http.StatusOK, out
+			}),
 			caughtBy: "Photos are added to a link and taken out again",
 			tags:     "@shared-links",
 		},
 		{
 			name: "answers a user without a portrait with a server error",
-			break_: func(h http.Handler, _ model.Dataset) http.Handler {
-				return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-					if strings.HasSuffix(r.URL.Path, "/profile-image") {
-						w.Header().Set("Content-Type", "application/json")
-						w.WriteHeader(http.StatusInternalServerError)
-						_, _ = io.WriteString(w, `{"message":"Internal server error","statusCode":500}`)
-						return
-					}
-					h.ServeHTTP(w, r)
-				})
-			},
+			break_: answer(func(r *http.Request) bool { return strings.HasSuffix(r.URL.Path, "/profile-image") },
+				func(*http.Request) (int, any) {
+					return http.StatusInternalServerError, errorBody(http.StatusInternalServerError, "Internal server error")
+				}),
 			caughtBy: "A user without a portrait has no profile image",
 			tags:     "@users",
 		},
@@ -535,6 +516,22 @@ func decode(b []byte) any {
 		return nil
 	}
 	return v
+}
+
+// answer answers the requests match selects itself, with the status and
+// JSON body reply makes of them, without asking the mock: a server that
+// says it did what it did not, or fails where it should answer.
+func answer(match func(*http.Request) bool, reply func(*http.Request) (int, any)) func(http.Handler, model.Dataset) http.Handler {
+	return func(h http.Handler, _ model.Dataset) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if !match(r) {
+				h.ServeHTTP(w, r)
+				return
+			}
+			status, body := reply(r)
+			writeJSON(w, status, body)
+		})
+	}
 }
 
 func writeJSON(w http.ResponseWriter, status int, body any) {

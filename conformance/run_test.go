@@ -25,21 +25,8 @@ import (
 // every scenario must pass, none may be skipped.
 func TestMockPassesEverything(t *testing.T) {
 	t.Parallel()
-	var out bytes.Buffer
-	res, err := conformance.Run(t.Context(), conformance.Config{
-		Target:         startMock(t, defaultData, nil),
-		APIKey:         apiKey,
-		Password:       fake.DefaultPassword,
-		AdminAPIKey:    apiKey,
-		MaxUploadBytes: uploadLimit,
-		Output:         &out,
-		Concurrency:    4,
-		Settle:         testSettle,
-	})
-	require.NoError(t, err, out.String())
-	var summary bytes.Buffer
-	require.NoError(t, res.WriteSummary(&summary))
-	t.Log(summary.String())
+	res, summary := runEverything(t, startMock(t, defaultData, nil))
+	t.Log(summary)
 	assert.NotEmpty(t, res.Scenarios)
 	assert.Zero(t, res.Failed, "failed scenarios")
 	assert.Zero(t, res.Skipped, "skipped scenarios")
@@ -126,11 +113,21 @@ const testSettle = 2 * time.Minute
 // its full shapes.
 func TestReferenceShapesPass(t *testing.T) {
 	t.Parallel()
+	res, summary := runEverything(t, startMockWith(t, mockserver.Config{
+		MediaDir: t.TempDir(), MaxUploadBytes: uploadLimit, ReferenceShapes: true,
+	}, defaultData, nil))
+	assert.Zero(t, res.Failed, summary)
+	assert.Zero(t, res.Skipped, summary)
+}
+
+// runEverything runs every feature against a mock of the tests' dataset,
+// with every credential the scenarios may need, and returns the result and
+// its summary.
+func runEverything(t *testing.T, target string) (conformance.Result, string) {
+	t.Helper()
 	var out bytes.Buffer
 	res, err := conformance.Run(t.Context(), conformance.Config{
-		Target: startMockWith(t, mockserver.Config{
-			MediaDir: t.TempDir(), MaxUploadBytes: uploadLimit, ReferenceShapes: true,
-		}, defaultData, nil),
+		Target:         target,
 		APIKey:         apiKey,
 		Password:       fake.DefaultPassword,
 		AdminAPIKey:    apiKey,
@@ -142,8 +139,7 @@ func TestReferenceShapesPass(t *testing.T) {
 	require.NoError(t, err, out.String())
 	var summary bytes.Buffer
 	require.NoError(t, res.WriteSummary(&summary))
-	assert.Zero(t, res.Failed, summary.String())
-	assert.Zero(t, res.Skipped, summary.String())
+	return res, summary.String()
 }
 
 // TestHostileTargets runs the harness against servers that answer HTML,
