@@ -315,20 +315,7 @@ func (m *media) has(kind blobKind, key string) bool {
 	return ok
 }
 
-// count is how many blobs of kind are kept, for tests.
-func (m *media) count(kind blobKind) int {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	n := 0
-	for k := range m.blobs {
-		if k.kind == kind {
-			n++
-		}
-	}
-	return n
-}
-
-// placeholder names the placeholder pictures of a kind and size.
+// placeholderKey names the placeholder pictures of a kind and size.
 func placeholderKey(kind pictures.Kind, w, h int) string {
 	name := "still"
 	if kind == pictures.Video {

@@ -231,7 +231,7 @@ func TestReusedMediaFolderStartsClean(t *testing.T) {
 	kept, err := io.ReadAll(r)
 	require.NoError(t, err)
 	assert.Equal(t, "an original", string(kept))
-	assert.Equal(t, 1, again.count(blobOriginal), "the half-written file is no blob")
+	assert.Len(t, indexed(dir, blobOriginal), 1, "the half-written file is no blob")
 	next, err := again.incoming()
 	require.NoError(t, err)
 	assert.EqualValues(t, len("an original"), next.off, "the next file writes over the half-written one")
