@@ -161,8 +161,9 @@ func (s *server) placeholderPictures(id string, kind pictures.Kind, w, h int) er
 }
 
 // decodeOriginal is an upload's picture, upright; or nil, with the size a
-// placeholder takes (the EXIF's or the video's, upright, else 4:3 for a
-// still and 16:9 for a video), where the file cannot be decoded. A video's
+// placeholder takes (the size its upload read, from EXIF or a video's
+// boxes, upright; else 4:3 for a still and 16:9 for a video), where the
+// file cannot be decoded. A video's
 // picture is the cover stored in it, if any.
 func (s *server) decodeOriginal(id string, a model.AssetRecord) (img image.Image, w, h int) {
 	w, h = 1920, 1440
@@ -190,20 +191,17 @@ func (s *server) decodeOriginal(id string, a model.AssetRecord) (img image.Image
 		// A RAW file: the preview its camera embedded, if any. A file named
 		// as a format Go decodes that failed to decode is broken, and is not
 		// read whole once more in search of one.
-		if !decodedByGo[strings.ToLower(path.Ext(a.OriginalFileName))] {
+		if !pictures.Decodes(strings.ToLower(path.Ext(a.OriginalFileName))) {
 			if img, err := pictures.EmbeddedJPEG(f, s.cfg.MaxDecodePixels); err == nil {
 				return pictures.Orient(img, orientation), 0, 0
 			}
 		}
 	case model.AssetVideo:
-		if info, err := mp4.Read(f, f.Size()); err == nil {
-			if info.Cover != nil {
-				if img, err := pictures.Decode(bytes.NewReader(info.Cover), s.cfg.MaxDecodePixels); err == nil {
-					return img, 0, 0
-				}
-			}
-			if info.Width > 0 && info.Height > 0 {
-				w, h = info.Width, info.Height
+		// Its size was read at the upload; its cover, which the upload
+		// leaves unread, is read here.
+		if info, err := mp4.Read(f, f.Size()); err == nil && info.Cover != nil {
+			if img, err := pictures.Decode(bytes.NewReader(info.Cover), s.cfg.MaxDecodePixels); err == nil {
+				return img, 0, 0
 			}
 		}
 	}
@@ -211,12 +209,6 @@ func (s *server) decodeOriginal(id string, a model.AssetRecord) (img image.Image
 		w, h = h, w
 	}
 	return nil, w, h
-}
-
-// decodedByGo are the extensions of the formats pictures.Decode reads.
-var decodedByGo = map[string]bool{
-	".jpg": true, ".jpeg": true, ".jpe": true, ".png": true, ".gif": true, ".webp": true, ".bmp": true,
-	".heic": true, ".heif": true, ".hif": true,
 }
 
 // originalTypes are the Content-Types the reference sends for an original,

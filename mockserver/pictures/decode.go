@@ -30,6 +30,18 @@ const DefaultMaxDecodePixels = 50_000_000
 // bound.
 var ErrTooLarge = errors.New("pictures: more pixels than the bound")
 
+// decodes are the extensions of the files Decode reads whole, beside the
+// TIFF-based RAW files it reads only where their first image is a picture.
+var decodes = map[string]bool{
+	".jpg": true, ".jpeg": true, ".jpe": true, ".png": true, ".gif": true, ".webp": true, ".bmp": true,
+	".heic": true, ".heif": true, ".hif": true,
+}
+
+// Decodes reports whether a file named with ext (lower case, with its dot)
+// is a format Decode reads: one that fails to decode is broken, and holds
+// no embedded preview worth looking for.
+func Decodes(ext string) bool { return decodes[ext] }
+
 // Decode decodes a picture (JPEG, PNG, GIF, WebP, BMP, TIFF, HEIC) after
 // checking the size it declares against maxPixels.
 func Decode(r io.ReadSeeker, maxPixels int) (image.Image, error) {
