@@ -212,6 +212,13 @@ func TestUploadsWhoseMetadataLies(t *testing.T) {
 	lisbon, err := fixtures.ReadFile(fixtures.LisbonJPEG)
 	require.NoError(t, err)
 	const sent = "2026-11-01T09:30:00.000Z" // validForm's fileCreatedAt
+	xmp, err := fixtures.ReadFile(fixtures.LisbonXMP)
+	require.NoError(t, err)
+	// Cut inside its body, after the rdf:Description that holds the
+	// properties: a reader that kept what it read before the error would
+	// have them.
+	cut := bytes.Index(xmp, []byte("<dc:description>"))
+	require.Positive(t, cut)
 	tests := []struct {
 		name          string
 		file          []byte
@@ -221,8 +228,10 @@ func TestUploadsWhoseMetadataLies(t *testing.T) {
 		{name: "a capture date in the year 0000", file: bytes.ReplaceAll(tokyo, []byte("2024:04:03 19:15:30"), []byte("0000:00:00 00:00:00")), created: sent, zone: "UTC+9"},
 		{name: "a capture date in the year 9999", file: bytes.ReplaceAll(tokyo, []byte("2024:04:03 19:15:30"), []byte("9999:12:31 23:59:59")), created: sent, zone: "UTC+9"},
 		{name: "an offset of +25:00", file: bytes.ReplaceAll(tokyo, []byte("+09:00"), []byte("+25:00")), created: "2024-04-03T10:15:30.000Z", zone: "Asia/Tokyo"},
-		{name: "a sidecar that is not XML", file: lisbon, sidecar: "<x:xmpmeta this is not XML", created: "2023-06-14T19:42:07.000Z", zone: "UTC+1"},
-		{name: "a sidecar over the bound", file: lisbon, sidecar: `<x:xmpmeta xmlns:x="adobe:ns:meta/">` + strings.Repeat(" ", 2<<20) + `</x:xmpmeta>`, created: "2023-06-14T19:42:07.000Z", zone: "UTC+1"},
+		// Read, the Lisbon sidecar would name the zone of its position,
+		// Europe/Lisbon: the EXIF's UTC+1 shows it was not.
+		{name: "a sidecar cut off, so not XML", file: lisbon, sidecar: string(xmp[:cut]), created: "2023-06-14T19:42:07.000Z", zone: "UTC+1"},
+		{name: "a sidecar over the bound", file: lisbon, sidecar: string(xmp) + strings.Repeat(" ", 2<<20), created: "2023-06-14T19:42:07.000Z", zone: "UTC+1"},
 	}
 	srv := newTestServer(t)
 	for i, tt := range tests {
