@@ -45,9 +45,10 @@ func startMockWith(t *testing.T, cfg mockserver.Config, opts fake.Options, wrap 
 	t.Helper()
 	d := fake.Generate(opts)
 	cfg.Dataset = func() model.Dataset { return d }
-	h, err := mockserver.New(cfg)
+	m, err := mockserver.New(cfg)
 	require.NoError(t, err)
-	t.Cleanup(func() { mockserver.Close(h) }) // before its media folder goes
+	t.Cleanup(func() { _ = m.Close() }) // before its media folder goes
+	var h http.Handler = m
 	if wrap != nil {
 		h = wrap(h, d)
 	}

@@ -86,7 +86,7 @@ func startReportTarget(t *testing.T) string {
 	d := fake.Generate(smallData)
 	h, err := mockserver.New(mockserver.Config{Dataset: func() model.Dataset { return d }, NoControl: true, MediaDir: t.TempDir()})
 	require.NoError(t, err)
-	t.Cleanup(func() { mockserver.Close(h) }) // before its media folder goes
+	t.Cleanup(func() { _ = h.Close() }) // before its media folder goes
 	srv := httptest.NewServer(h)
 	t.Cleanup(srv.Close)
 	return srv.URL + "/api"

@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/mediaspec/mediaspec/mockserver/internal/store"
+	"github.com/mediaspec/mediaspec/mockserver/model"
 	"github.com/mediaspec/mediaspec/mockserver/pictures"
 	"github.com/mediaspec/mediaspec/mockserver/thumbhash"
 )
@@ -34,16 +36,15 @@ const fallbackLongSide = 1920
 
 // pictureSource finds what p may see of an asset's pictures, or the
 // picture routes' error.
-func (db *store) pictureSource(p principal, id string) (pictureSource, error) {
-	db.mu.RLock()
-	defer db.mu.RUnlock()
-	a := db.state.assetReadable(p, id)
+func (s *server) pictureSource(p store.Principal, id string) (pictureSource, error) {
+	var a *model.AssetRecord
+	s.store.Read(func(v *store.View) { a = v.ReadableAsset(p, id) })
 	if a == nil {
-		return pictureSource{}, fail(errNoAccess, "Not found or no asset.view access")
+		return pictureSource{}, store.Fail(store.NoAccess, "Not found or no asset.view access")
 	}
 	src := pictureSource{
 		id: a.ID, checksum: a.Checksum,
-		updatedAt: a.UpdatedAt.Time, download: p.link == nil || p.link.AllowDownload,
+		updatedAt: a.UpdatedAt.Time, download: p.Link == nil || p.Link.AllowDownload,
 		name: a.OriginalFileName,
 	}
 	if a.Thumbhash == nil {
@@ -82,9 +83,9 @@ const (
 // differences).
 var paintable = map[string]bool{"image/jpeg": true, "image/png": true, "image/webp": true, "image/gif": true}
 
-// picture is an asset's picture of that kind, encoded, with its Content-Type,
-// from the cache or made now.
-func (s *server) picture(src pictureSource, kind pictureKind) ([]byte, string, error) {
+// painted is an asset's picture of that kind, painted from its
+// thumbhash, encoded, with its Content-Type, from the cache or made now.
+func (s *server) painted(src pictureSource, kind pictureKind) ([]byte, string, error) {
 	contentType := "image/webp"
 	switch kind {
 	case kindPreview:

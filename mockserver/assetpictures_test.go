@@ -155,7 +155,7 @@ func TestEverySeededPictureIsServed(t *testing.T) {
 	const bound = 256 << 10
 	s, err := newServer(Config{Dataset: func() model.Dataset { return d }, Now: testNow, ThumbnailCache: bound})
 	require.NoError(t, err)
-	srv := httptest.NewServer(s.middleware(s.route()))
+	srv := httptest.NewServer(s.middleware(s.dispatch()))
 	t.Cleanup(srv.Close)
 	served := 0
 	for _, a := range d.Assets {

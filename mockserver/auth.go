@@ -5,6 +5,8 @@ import (
 	"net/url"
 	"slices"
 	"strings"
+
+	"github.com/mediaspec/mediaspec/mockserver/internal/store"
 )
 
 // presented is one credential a request carries: its kind, as the request
@@ -30,21 +32,21 @@ func presentedCredentials(r *http.Request, q url.Values) (shareKeys, sessions, a
 // credentialsOf reads the credentials a request presents
 // (presentedCredentials) and the tokens that open password-protected
 // links. Nothing else of the request is read.
-func credentialsOf(r *http.Request) credentials {
-	var c credentials
+func credentialsOf(r *http.Request) store.Credentials {
+	var c store.Credentials
 	q := r.URL.Query()
 	shareKeys, sessions, apiKeys := presentedCredentials(r, q)
-	c.shareKey = first(shareKeys).value
-	c.session = first(sessions).value
-	c.apiKey = first(apiKeys).value
+	c.ShareKey = first(shareKeys).value
+	c.Session = first(sessions).value
+	c.APIKey = first(apiKeys).value
 	if v := query(q, "token"); v != nil {
-		c.linkTokens = append(c.linkTokens, strings.Split(*v, ",")...)
+		c.LinkTokens = append(c.LinkTokens, strings.Split(*v, ",")...)
 	}
 	if v := cookie(r, "immich_shared_link_token"); v != nil {
 		if u, err := url.QueryUnescape(*v); err == nil { // the cookie carries it URL-encoded
 			*v = u
 		}
-		c.linkTokens = append(c.linkTokens, strings.Split(*v, ",")...)
+		c.LinkTokens = append(c.LinkTokens, strings.Split(*v, ",")...)
 	}
 	return c
 }
@@ -96,36 +98,4 @@ func bearer(r *http.Request) *string {
 		return nil
 	}
 	return new(strings.TrimSpace(token))
-}
-
-// authenticate is the principal of r's credentials. The key of a link with
-// a password needs the token the password gives (query token, or the cookie
-// immich_shared_link_token): the reference checks the password only when
-// the link is opened, and so lets a bare key read what the password guards.
-func (s *server) authenticate(r *http.Request) (principal, error) {
-	p, err := s.store.authenticate(credentialsOf(r))
-	if err == nil && p.locked {
-		return principal{}, fail(errUnauthenticated, "Invalid password")
-	}
-	return p, err
-}
-
-// authenticateKeyOnly is authenticate without the password's check: for
-// the operations that check it themselves (opening a link) or never (an
-// upload, as the contract says).
-func (s *server) authenticateKeyOnly(r *http.Request) (principal, error) {
-	return s.store.authenticate(credentialsOf(r))
-}
-
-// authenticateUser is authenticate for what only a user may do: a shared
-// link's key there gets 403.
-func (s *server) authenticateUser(r *http.Request) (principal, error) {
-	p, err := s.authenticateKeyOnly(r)
-	if err != nil {
-		return principal{}, err
-	}
-	if _, err := p.asUser(); err != nil {
-		return principal{}, err
-	}
-	return p, nil
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/mediaspec/mediaspec/mockserver/fake"
+	"github.com/mediaspec/mediaspec/mockserver/internal/store"
 	"github.com/mediaspec/mediaspec/mockserver/model"
 )
 
@@ -41,7 +42,7 @@ func BenchmarkUploadKept(b *testing.B) {
 func benchmarkUpload(b *testing.B, size int, mediaDir string) {
 	h, err := New(Config{Dataset: testDataset, Now: testNow, MediaDir: mediaDir})
 	require.NoError(b, err)
-	defer Close(h)
+	defer h.Close()
 	content := make([]byte, size)
 	body, ct := validForm(string(content)).encode(b)
 	// The file's first bytes sit right after its part header; a
@@ -61,7 +62,7 @@ func benchmarkUpload(b *testing.B, size int, mediaDir string) {
 			b.Fatalf("status %d: %s", w.Code, w.Body)
 		}
 	}
-	Close(h)
+	h.Close()
 }
 
 // BenchmarkSharedLinks measures the listing of the default user's links,
@@ -95,14 +96,16 @@ func BenchmarkEncodeListing(b *testing.B) {
 	for _, links := range []int{12, 100, 10000} {
 		b.Run(fmt.Sprintf("%dlinks", links), func(b *testing.B) {
 			d := fake.Generate(fake.Options{Seed: 1, Anchor: time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC), Links: links, APIKey: keyAlice})
-			s, err := newStore(d, time.Now)
+			db, err := store.New(d, time.Now)
 			require.NoError(b, err)
-			owner := d.Users[0].ID
+			var owner store.Principal
+			db.Read(func(v *store.View) { owner.User = v.User(d.Users[0].ID) })
 			b.ReportAllocs()
 			var size int
 			for b.Loop() {
-				s.changed()
-				body, err := s.sharedLinksJSON(owner)
+				var links []model.SharedLink
+				db.Read(func(v *store.View) { links = listing(v, audience{p: owner}) })
+				body, err := json.Marshal(links)
 				require.NoError(b, err)
 				size = len(body)
 			}
@@ -125,20 +128,23 @@ func BenchmarkStartup(b *testing.B) {
 // BenchmarkAlbum measures GET /api/albums/{id} of a 500-asset album: from
 // the encoded answer (warm), and encoded anew after a write (cold).
 func BenchmarkAlbum(b *testing.B) {
-	db, err := newStore(testDataset(), time.Now)
+	s, err := newServer(Config{Dataset: testDataset})
 	require.NoError(b, err)
-	s := &server{cfg: Config{ChecksumHeader: DefaultChecksumHeader, BodyTimeout: defaultBodyTimeout, Now: time.Now}, store: db, mux: http.NewServeMux(), large: make(largeAnswers, maxLargeAnswers), datasets: make(largeAnswers, maxDatasetAnswers), pictures: newPictureCache(DefaultThumbnailCache)}
-	s.uploadBuffers = newBufferPool()
-	s.routes()
-	h := s.route()
-	ids := make([]string, 0, 500)
-	for i := range 500 {
-		a := model.AssetRecord{Type: model.AssetImage, OriginalFileName: fmt.Sprintf("IMG_%04d.JPG", i), Checksum: sha1Base64(fmt.Appendf(nil, "bench %d", i)), IsVisible: true}
-		res, err := db.addUpload(aliceID, a, nil)
-		require.NoError(b, err)
-		ids = append(ids, res.ID)
-	}
-	al, err := db.createAlbum(aliceID, newAlbum{name: "Bench", assetIDs: ids})
+	h := s.dispatch()
+	var al *model.AlbumRecord
+	err = s.store.Write(func(tx *store.Tx) error {
+		ids := make([]string, 0, 500)
+		for i := range 500 {
+			a := model.AssetRecord{Type: model.AssetImage, OriginalFileName: fmt.Sprintf("IMG_%04d.JPG", i), Checksum: sha1Base64(fmt.Appendf(nil, "bench %d", i)), IsVisible: true}
+			res, err := tx.AddUpload(aliceID, a, nil)
+			if err != nil {
+				return err
+			}
+			ids = append(ids, res.ID)
+		}
+		al, err = tx.CreateAlbum(aliceID, store.NewAlbum{Name: "Bench", AssetIDs: ids})
+		return err
+	})
 	require.NoError(b, err)
 	for _, cold := range []bool{false, true} {
 		b.Run(map[bool]string{false: "warm", true: "cold"}[cold], func(b *testing.B) {
@@ -146,9 +152,7 @@ func BenchmarkAlbum(b *testing.B) {
 			var size int
 			for b.Loop() {
 				if cold {
-					db.mu.Lock()
-					db.changed()
-					db.mu.Unlock()
+					s.answers = newAnswerCache(s.store)
 				}
 				r := httptest.NewRequest(http.MethodGet, "/api/albums/"+al.ID, nil)
 				r.Header.Set("x-api-key", keyAlice)

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/mediaspec/mediaspec/mockserver/internal/store"
 	"github.com/mediaspec/mediaspec/mockserver/model"
 )
 
@@ -37,7 +38,7 @@ func decodeBody(r *http.Request, v any, optional bool) error {
 		return errorf(http.StatusBadRequest, "Body is not the expected JSON: %q is given twice", key)
 	}
 	if problems := typeProblems(data, reflect.TypeOf(v)); len(problems) > 0 {
-		return invalidFields(problems)
+		return store.InvalidFields(problems)
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
@@ -96,17 +97,30 @@ func repeatedKey(data []byte) (string, bool) {
 	}
 }
 
-// handleUsers is GET /__mock/users: every user, the default one first, with
-// the API key to act as them. Like /__mock/dataset, which holds the same
-// keys, it needs no credentials.
-func (s *server) handleUsers() http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		writeJSON(w, http.StatusOK, s.store.userKeys())
+// controlUsers is GET /__mock/users: every user, the default one first,
+// with the API key to act as them. Like /__mock/dataset, which holds the
+// same keys, it needs no credentials.
+func (s *server) controlUsers(c *call) error {
+	type userKey struct {
+		ID      string `json:"id"`
+		Email   string `json:"email"`
+		Name    string `json:"name"`
+		IsAdmin bool   `json:"isAdmin"`
+		APIKey  string `json:"apiKey"`
+	}
+	var out []userKey
+	s.store.Read(func(v *store.View) {
+		users := v.Users()
+		out = make([]userKey, 0, len(users))
+		for _, u := range users {
+			out = append(out, userKey{ID: u.ID, Email: u.Email, Name: u.Name, IsAdmin: u.IsAdmin, APIKey: u.APIKey})
+		}
 	})
+	return c.json(http.StatusOK, out)
 }
 
-// handleCreateUser is POST /__mock/users.
-func (s *server) handleCreateUser() http.Handler {
+// controlCreateUser is POST /__mock/users.
+func (s *server) controlCreateUser(c *call) error {
 	type request struct {
 		Name             string `json:"name"`
 		Email            string `json:"email"`
@@ -116,94 +130,156 @@ func (s *server) handleCreateUser() http.Handler {
 		User   model.User `json:"user"`
 		APIKey string     `json:"apiKey"`
 	}
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		var req request
-		if err := decodeBody(r, &req, false); err != nil {
-			writeError(w, err)
-			return
-		}
-		var problems []string
-		if strings.TrimSpace(req.Name) == "" {
-			problems = append(problems, "name should not be empty")
-		}
-		if utf8.RuneCountInString(req.Name) > maxNameChars {
-			problems = append(problems, fmt.Sprintf("name must be shorter than or equal to %d characters", maxNameChars))
-		}
-		if !strings.Contains(req.Email, "@") || len(req.Email) > maxEmailChars {
-			problems = append(problems, "email must be an email")
-		}
-		if req.QuotaSizeInBytes != nil && *req.QuotaSizeInBytes < 0 {
-			problems = append(problems, "quotaSizeInBytes must not be less than 0")
-		}
-		if len(problems) > 0 {
-			writeError(w, invalidFields(problems))
-			return
-		}
-		u, err := s.store.addUser(req.Name, req.Email, req.QuotaSizeInBytes)
+	var req request
+	if err := decodeBody(c.r, &req, false); err != nil {
+		return err
+	}
+	var pr problems
+	if strings.TrimSpace(req.Name) == "" {
+		pr.add("name should not be empty")
+	}
+	if utf8.RuneCountInString(req.Name) > store.MaxNameChars {
+		pr.add("name must be shorter than or equal to %d characters", store.MaxNameChars)
+	}
+	if !strings.Contains(req.Email, "@") || len(req.Email) > store.MaxEmailChars {
+		pr.add("email must be an email")
+	}
+	if req.QuotaSizeInBytes != nil && *req.QuotaSizeInBytes < 0 {
+		pr.add("quotaSizeInBytes must not be less than 0")
+	}
+	if err := pr.err(); err != nil {
+		return err
+	}
+	var out response
+	err := s.store.Write(func(tx *store.Tx) error {
+		u, err := tx.AddUser(req.Name, req.Email, req.QuotaSizeInBytes)
 		if err != nil {
-			writeError(w, err)
-			return
+			return err
 		}
-		writeJSON(w, http.StatusCreated, response{User: u.User, APIKey: u.APIKey})
+		out = response{User: userAnswer(u), APIKey: u.APIKey}
+		return nil
 	})
+	if err != nil {
+		return err
+	}
+	return c.json(http.StatusCreated, out)
 }
 
-// handleCreateLink is POST /__mock/shared-links.
-func (s *server) handleCreateLink() http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		p, err := s.authenticateUser(r)
-		if err != nil {
-			writeError(w, err)
-			return
-		}
-		var req linkRequest
-		if err := decodeBody(r, &req, false); err != nil {
-			writeError(w, err)
-			return
-		}
-		link, err := s.store.addLink(p.user.ID, req)
-		if err != nil {
-			writeError(w, err)
-			return
-		}
-		writeJSON(w, http.StatusCreated, link)
-	})
+// linkRequest is what POST /__mock/shared-links asks for.
+type linkRequest struct {
+	Type          string      `json:"type"`
+	AssetIDs      []string    `json:"assetIds"`
+	AlbumName     *string     `json:"albumName"`
+	AllowUpload   *bool       `json:"allowUpload"`
+	AllowDownload *bool       `json:"allowDownload"`
+	ShowMetadata  *bool       `json:"showMetadata"`
+	Password      *string     `json:"password"`
+	Description   *string     `json:"description"`
+	ExpiresAt     *model.Time `json:"expiresAt"`
 }
 
-// handleAssets is GET /__mock/assets.
-func (s *server) handleAssets() http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		p, err := s.authenticateUser(r)
-		if err != nil {
-			writeError(w, err)
-			return
+// controlCreateLink is POST /__mock/shared-links: a link of the caller
+// made as the API makes one (POST /api/albums for an ALBUM link's album,
+// then POST /api/shared-links), with the API's defaults, in one write;
+// answered as the listing shows it.
+func (s *server) controlCreateLink(c *call) error {
+	var req linkRequest
+	if err := decodeBody(c.r, &req, false); err != nil {
+		return err
+	}
+	if req.Type != model.LinkAlbum && req.Type != model.LinkIndividual {
+		return store.Fail(store.Invalid, "type must be one of the following values: ALBUM, INDIVIDUAL")
+	}
+	for _, f := range []struct {
+		name string
+		v    *string
+		max  int
+	}{{"albumName", req.AlbumName, store.MaxNameChars}, {"description", req.Description, store.MaxDescriptionChars}, {"password", req.Password, store.MaxPasswordChars}} {
+		if f.v != nil && utf8.RuneCountInString(*f.v) > f.max {
+			return store.Fail(store.Invalid, "%s must be shorter than or equal to %d characters", f.name, f.max)
 		}
-		writeJSON(w, http.StatusOK, s.store.assets(p.user.ID))
+	}
+	owner := c.p().User.ID
+	nl := store.NewLink{
+		Type:          req.Type,
+		AllowUpload:   orDefault(req.AllowUpload, true),
+		AllowDownload: orDefault(req.AllowDownload, true),
+		ShowMetadata:  orDefault(req.ShowMetadata, true),
+		Password:      req.Password,
+		Description:   req.Description,
+		ExpiresAt:     req.ExpiresAt,
+	}
+	var out model.SharedLink
+	err := s.store.Write(func(tx *store.Tx) error {
+		ids := lower(req.AssetIDs)
+		if req.Type == model.LinkIndividual {
+			nl.AssetIDs = ids
+		} else {
+			for _, id := range ids {
+				if a := tx.Asset(id); a == nil || a.OwnerID != owner {
+					return store.Fail(store.NoAccess, "Not found or no asset.share access")
+				}
+			}
+			al, err := tx.CreateAlbum(owner, store.NewAlbum{Name: orDefault(req.AlbumName, "Untitled"), AssetIDs: ids})
+			if err != nil {
+				return err
+			}
+			nl.AlbumID = &al.ID
+		}
+		l, err := tx.CreateLink(owner, nl)
+		if err != nil {
+			return err
+		}
+		out = linkAnswer(&tx.View, l, c.aud.linkListed(l))
+		return nil
 	})
+	if err != nil {
+		return err
+	}
+	return c.json(http.StatusCreated, out)
 }
 
-// handleReset is POST /__mock/reset: back to the start-up dataset, or with
+// orDefault is *p, or def when p is nil.
+func orDefault[T any](p *T, def T) T {
+	if p == nil {
+		return def
+	}
+	return *p
+}
+
+// controlAssets is GET /__mock/assets: every asset of the caller, hidden
+// ones too, as its owner reads it, the most recently added first.
+func (s *server) controlAssets(c *call) error {
+	var out []model.Asset
+	s.store.Read(func(v *store.View) {
+		owner := c.p().User.ID
+		assets := v.AssetsOf(owner)
+		out = make([]model.Asset, 0, len(assets))
+		for _, a := range assets {
+			out = append(out, assetAnswer(v, a, assetControl(owner)))
+		}
+	})
+	return c.json(http.StatusOK, out)
+}
+
+// controlReset is POST /__mock/reset: back to the start-up dataset, or with
 // {"empty": true} to nothing but the default user.
-func (s *server) handleReset() http.Handler {
+func (s *server) controlReset(c *call) error {
 	type request struct {
 		Empty bool `json:"empty"`
 	}
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		var req request
-		if err := decodeBody(r, &req, true); err != nil {
-			writeError(w, err)
-			return
-		}
-		d := s.cfg.Dataset()
-		if req.Empty {
-			d = emptyDataset(d)
-		}
-		if err := s.store.replace(d); err != nil {
-			writeError(w, err)
-			return
-		}
-		writeJSON(w, http.StatusOK, map[string]any{"reset": true, "empty": req.Empty})
-	})
+	var req request
+	if err := decodeBody(c.r, &req, true); err != nil {
+		return err
+	}
+	d := s.cfg.Dataset()
+	if req.Empty {
+		d = emptyDataset(d)
+	}
+	if err := s.store.Replace(d); err != nil {
+		return fmt.Errorf("resetting: %w", err)
+	}
+	return c.json(http.StatusOK, map[string]any{"reset": true, "empty": req.Empty})
 }
 
 // emptyDataset keeps only d's default user, its first.
@@ -212,18 +288,17 @@ func emptyDataset(d model.Dataset) model.Dataset {
 	return model.Dataset{Seed: d.Seed, Anchor: d.Anchor, Users: users}
 }
 
-// handleDataset is GET /__mock/dataset: the whole state, which --fixtures
+// controlDataset is GET /__mock/dataset: the whole state, which --fixtures
 // loads, encoded as it is written (streamDataset). While maxDatasetAnswers
 // are being written, one more is answered 503.
-func (s *server) handleDataset() http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if !s.datasets.take(w) {
-			return
-		}
-		defer s.datasets.release()
-		if err := streamDataset(w, s.store.datasetView()); err != nil {
-			// The status is sent; the client, gone or too slow, was cut off.
-			clientGone(w)
-		}
-	})
+func (s *server) controlDataset(c *call) error {
+	if !s.datasets.take(c.w) {
+		return nil
+	}
+	defer s.datasets.release()
+	if err := streamDataset(c.w, s.store.Records()); err != nil {
+		// The status is sent; the client, gone or too slow, was cut off.
+		clientGone(c.w)
+	}
+	return nil
 }

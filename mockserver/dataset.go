@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/mediaspec/mediaspec/mockserver/internal/store"
 	"github.com/mediaspec/mediaspec/mockserver/model"
 )
 
@@ -36,7 +37,7 @@ func ReadDataset(data []byte) (model.Dataset, error) {
 		line, col := position(data, dec.InputOffset())
 		return d, fmt.Errorf("line %d, column %d: data after the dataset's closing brace", line, col)
 	}
-	if _, err := newState(d); err != nil {
+	if err := store.Check(d); err != nil {
 		return d, err
 	}
 	return d, nil

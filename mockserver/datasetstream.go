@@ -5,62 +5,31 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
-	"slices"
 	"time"
 
-	"github.com/mediaspec/mediaspec/mockserver/model"
+	"github.com/mediaspec/mediaspec/mockserver/internal/store"
 )
-
-// datasetView is the whole state at one moment: the records themselves,
-// which never change once stored, so that it costs a pointer a record and
-// can be encoded after the lock is let go, as slowly as its reader reads.
-type datasetView struct {
-	seed     int64
-	anchor   model.Time
-	users    []*model.UserRecord
-	people   []*model.PersonRecord
-	tags     []*model.Tag
-	assets   []*model.AssetRecord
-	albums   []*model.AlbumRecord
-	links    []*model.SharedLinkRecord
-	apiKeys  []*model.APIKeyRecord
-	sessions []*model.SessionRecord
-	mediaDir string
-}
-
-func (db *store) datasetView() datasetView {
-	db.mu.RLock()
-	defer db.mu.RUnlock()
-	st := db.state
-	return datasetView{
-		seed: st.seed, anchor: st.anchor,
-		users: slices.Clone(st.users), people: slices.Clone(st.people), tags: slices.Clone(st.tags),
-		assets: slices.Clone(st.assets), albums: slices.Clone(st.albums), links: slices.Clone(st.links),
-		apiKeys: slices.Clone(st.apiKeys), sessions: slices.Clone(st.sessions),
-		mediaDir: db.mediaDir,
-	}
-}
 
 // writeDataset writes v as JSON, the bytes json.Marshal gives for the same
 // model.Dataset, one record at a time: however large the state, a reader
 // holds a pointer a record and a buffer, never the whole encoding.
-func writeDataset(w io.Writer, v datasetView) error {
+func writeDataset(w io.Writer, v store.Records) error {
 	ew := &errWriter{w: w}
 	ew.raw(`{"seed":`)
-	ew.value(v.seed)
+	ew.value(v.Seed)
 	ew.raw(`,"anchor":`)
-	ew.value(v.anchor)
-	writeList(ew, "users", v.users, false)
-	writeList(ew, "people", v.people, false)
-	writeList(ew, "tags", v.tags, false)
-	writeList(ew, "assets", v.assets, false)
-	writeList(ew, "albums", v.albums, false)
-	writeList(ew, "sharedLinks", v.links, false)
-	writeList(ew, "apiKeys", v.apiKeys, true)
-	writeList(ew, "sessions", v.sessions, true)
-	if v.mediaDir != "" {
+	ew.value(v.Anchor)
+	writeList(ew, "users", v.Users, false)
+	writeList(ew, "people", v.People, false)
+	writeList(ew, "tags", v.Tags, false)
+	writeList(ew, "assets", v.Assets, false)
+	writeList(ew, "albums", v.Albums, false)
+	writeList(ew, "sharedLinks", v.Links, false)
+	writeList(ew, "apiKeys", v.APIKeys, true)
+	writeList(ew, "sessions", v.Sessions, true)
+	if v.MediaDir != "" {
 		ew.raw(`,"mediaDir":`)
-		ew.value(v.mediaDir)
+		ew.value(v.MediaDir)
 	}
 	ew.raw("}")
 	return ew.err
@@ -119,7 +88,7 @@ func (d deadlineWriter) Write(p []byte) (int, error) {
 }
 
 // streamDataset answers the whole state, in pieces of writeChunk bytes.
-func streamDataset(w http.ResponseWriter, v datasetView) error {
+func streamDataset(w http.ResponseWriter, v store.Records) error {
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(http.StatusOK)
 	bw := bufio.NewWriterSize(deadlineWriter{w: w, rc: http.NewResponseController(w)}, writeChunk)

@@ -7,6 +7,8 @@ import (
 	"net/http"
 	"strconv"
 	"time"
+
+	"github.com/mediaspec/mediaspec/mockserver/internal/store"
 )
 
 // apiError is an answer of the HTTP layer: its status and its message, which
@@ -14,6 +16,8 @@ import (
 type apiError struct {
 	status  int
 	message any
+	// bare: the body has no error name, as a few of the reference's have.
+	bare bool
 }
 
 func (e *apiError) Error() string { return fmt.Sprintf("%d %v", e.status, e.message) }
@@ -26,14 +30,13 @@ func errorf(status int, format string, args ...any) *apiError {
 // statusOf is the one table from a domain error's kind to its HTTP status.
 // The reference answers a missing or inaccessible object with 400, not 404,
 // and so does the mock.
-var statusOf = [...]int{
-	errInvalid:         http.StatusBadRequest,
-	errNotFound:        http.StatusBadRequest,
-	errNoAccess:        http.StatusBadRequest,
-	errConflict:        http.StatusBadRequest,
-	errUnauthenticated: http.StatusUnauthorized,
-	errForbidden:       http.StatusForbidden,
-	errInternal:        http.StatusInternalServerError,
+var statusOf = map[store.Code]int{
+	store.Invalid:         http.StatusBadRequest,
+	store.NotFound:        http.StatusBadRequest,
+	store.NoAccess:        http.StatusBadRequest,
+	store.Conflict:        http.StatusBadRequest,
+	store.Unauthenticated: http.StatusUnauthorized,
+	store.Forbidden:       http.StatusForbidden,
 }
 
 // answerOf maps any error to the answer the client gets: an apiError as it
@@ -51,9 +54,11 @@ func answerAndTold(err error) (*apiError, bool) {
 	if errors.As(err, &ae) {
 		return ae, true
 	}
-	var de *domainError
-	if errors.As(err, &de) && de.code != errInternal && int(de.code) < len(statusOf) {
-		return &apiError{status: statusOf[de.code], message: de.message}, true
+	var de *store.Error
+	if errors.As(err, &de) {
+		if status, ok := statusOf[de.Code]; ok {
+			return &apiError{status: status, message: de.Message}, true
+		}
 	}
 	return errorf(http.StatusInternalServerError, "Internal server error"), false
 }
@@ -117,11 +122,21 @@ func writeRawJSON(w http.ResponseWriter, status int, body []byte) {
 func writeError(w http.ResponseWriter, err error) {
 	recordError(w, err)
 	ae := answerOf(err)
-	writeRawJSON(w, ae.status, mustErrorBody(ae.status, ae.message))
+	writeRawJSON(w, ae.status, mustErrorBody(ae))
 }
 
-func mustErrorBody(status int, message any) []byte {
-	b, err := json.Marshal(errorBody{Message: message, Error: http.StatusText(status), StatusCode: status})
+// bareErrorBody is the shape of the reference's errors without a name.
+type bareErrorBody struct {
+	Message    any `json:"message"`
+	StatusCode int `json:"statusCode"`
+}
+
+func mustErrorBody(ae *apiError) []byte {
+	var v any = errorBody{Message: ae.message, Error: http.StatusText(ae.status), StatusCode: ae.status}
+	if ae.bare {
+		v = bareErrorBody{Message: ae.message, StatusCode: ae.status}
+	}
+	b, err := json.Marshal(v)
 	if err != nil {
 		panic(fmt.Sprintf("encoding an error body: %v", err)) // strings and string slices always encode
 	}

@@ -15,6 +15,8 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/mediaspec/mediaspec/mockserver/internal/dto"
+	"github.com/mediaspec/mediaspec/mockserver/internal/store"
 	"github.com/mediaspec/mediaspec/mockserver/model"
 )
 
@@ -76,10 +78,10 @@ func FuzzChecksumHeader(f *testing.F) {
 	h := fuzzHandler(f)
 	body, ct := validForm("checksum fuzz").encode(f)
 	f.Fuzz(func(t *testing.T, v string) {
-		got, ok := decodeChecksum(v)
+		got, ok := store.DecodeChecksum(v)
 		if ok {
 			canonical := base64.StdEncoding.EncodeToString(got[:])
-			if again, ok2 := decodeChecksum(canonical); !ok2 || again != got {
+			if again, ok2 := store.DecodeChecksum(canonical); !ok2 || again != got {
 				t.Fatalf("%q decodes to %x, which does not round-trip", v, got)
 			}
 			if len(v) == 40 && !strings.EqualFold(v, hex.EncodeToString(got[:])) {
@@ -113,7 +115,7 @@ func FuzzDateAndBooleanFields(f *testing.F) {
 		_ = mw.Close()
 		w := serveUpload(h, mw.FormDataContentType(), buf.Bytes())
 		checkAnswer(t, w)
-		_, dateOK := parseDate(date)
+		_, dateOK := dto.ParseDate(date)
 		boolOK := boolean == "true" || boolean == "false"
 		switch {
 		case date == "":

@@ -2,8 +2,6 @@ package mockserver
 
 import (
 	"bytes"
-	"crypto/sha1"
-	"encoding/base64"
 	"encoding/json"
 	"io"
 	"mime/multipart"
@@ -11,35 +9,36 @@ import (
 	"net/http/httptest"
 	"slices"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/mediaspec/mediaspec/mockserver/internal/store/storetest"
 	"github.com/mediaspec/mediaspec/mockserver/model"
-	"github.com/mediaspec/mediaspec/mockserver/password"
 )
 
-// Credentials of the small dataset the tests start from.
+// The small dataset the tests start from (package storetest), with its
+// credentials.
 const (
-	keyAlice       = "alice-key"   // the default user, with links
-	keyBob         = "bob-key"     // another user, with one link
-	keyCarol       = "carol-key"   // a user without links, with a 1 KiB quota
-	linkUpload     = "link-upload" // Alice's link that allows uploads
-	linkView       = "link-view"   // Alice's link that does not
-	linkExpired    = "link-expired"
-	aliceID        = "00000000-0000-4000-8000-00000000a11c"
-	bobID          = "00000000-0000-4000-8000-000000000b0b"
-	carolID        = "00000000-0000-4000-8000-0000000ca701"
-	aliceAssetID   = "00000000-0000-4000-8000-0000000a5e71"
-	aliceAssetBody = "alice's first photo"
+	keyAlice       = storetest.KeyAlice
+	keyBob         = storetest.KeyBob
+	keyCarol       = storetest.KeyCarol
+	linkUpload     = storetest.LinkUpload
+	linkView       = storetest.LinkView
+	linkExpired    = storetest.LinkExpired
+	aliceID        = storetest.AliceID
+	bobID          = storetest.BobID
+	carolID        = storetest.CarolID
+	aliceAssetID   = storetest.AliceAssetID
+	aliceAssetBody = storetest.AliceAssetBody
+	testPassword   = storetest.Password
 )
 
-// testPassword is the password of Alice and Bob in testDataset (Carol has
-// none); hashed once, as hashing takes milliseconds on purpose.
-const testPassword = "correct horse battery staple"
-
-var testPasswordHash = password.HashWithSalt(testPassword, []byte("mediaspec-tests!"))
+var (
+	testDataset = storetest.Dataset
+	testNow     = storetest.Now
+	sha1Base64  = storetest.SHA1Base64
+)
 
 // login logs in as email with testPassword and returns the access token.
 func login(t *testing.T, srv *httptest.Server, email string) string {
@@ -52,59 +51,6 @@ func login(t *testing.T, srv *httptest.Server, email string) string {
 	return res.AccessToken
 }
 
-func sha1Base64(b []byte) string {
-	s := sha1.Sum(b)
-	return base64.StdEncoding.EncodeToString(s[:])
-}
-
-// testDataset is a small, hand-made dataset: three users, one asset of
-// Alice's, her three links (one expired) and one link of Bob's.
-func testDataset() model.Dataset {
-	anchor := time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)
-	at := func(days int) model.Time { return model.At(anchor.AddDate(0, 0, days)) }
-	str := func(s string) *string { return &s }
-	quota := int64(1024)
-	size := int64(len(aliceAssetBody))
-	users := []model.UserRecord{
-		{User: model.User{ID: aliceID, Name: "Alice Moreau", Email: "alice@example.com", AvatarColor: "green"}, APIKey: keyAlice, PasswordHash: testPasswordHash, IsAdmin: true},
-		{User: model.User{ID: bobID, Name: "Bob Tanaka", Email: "bob@example.com", AvatarColor: "blue"}, APIKey: keyBob, PasswordHash: testPasswordHash},
-		{User: model.User{ID: carolID, Name: "Carol Diaz", Email: "carol@example.com", AvatarColor: "pink"}, APIKey: keyCarol, QuotaSizeInBytes: &quota},
-	}
-	bobAsset := "00000000-0000-4000-8000-000000b0a5e7"
-	asset := func(id, owner, name, body string) model.AssetRecord {
-		return model.AssetRecord{
-			ID: id, OwnerID: owner, DeviceAssetID: name + "-1", DeviceID: "pixel-8",
-			Type: model.AssetImage, OriginalPath: "upload/library/" + owner + "/2026/2026-10-01/" + name,
-			OriginalFileName: name, Checksum: sha1Base64([]byte(body)), Duration: model.DefaultDuration,
-			FileCreatedAt: at(-30), FileModifiedAt: at(-30), LocalDateTime: at(-30), CreatedAt: at(-29), UpdatedAt: at(-29),
-			IsVisible: true, ExifInfo: &model.Exif{FileSizeInByte: &size},
-		}
-	}
-	albumID := "00000000-0000-4000-8000-0000000a1b01"
-	return model.Dataset{
-		Seed: 7, Anchor: model.At(anchor), Users: users,
-		Assets: []model.AssetRecord{
-			asset(aliceAssetID, aliceID, "PXL_20261001_101500123.jpg", aliceAssetBody),
-			asset(bobAsset, bobID, "IMG_0001.HEIC", "bob's photo"),
-		},
-		Albums: []model.AlbumRecord{{
-			ID: albumID, OwnerID: aliceID, AlbumName: "Lisbon, October 2026", AlbumUsers: []model.AlbumUserRecord{{UserID: bobID, Role: model.RoleViewer}},
-			AssetIDs: []string{aliceAssetID}, CreatedAt: at(-20), UpdatedAt: at(-20), IsActivityEnabled: true,
-		}},
-		SharedLinks: []model.SharedLinkRecord{
-			{ID: "00000000-0000-4000-8000-00000000001a", Key: linkUpload, Type: model.LinkAlbum, UserID: aliceID, AlbumID: &albumID, AllowUpload: true, AllowDownload: true, ShowMetadata: true, CreatedAt: at(-10)},
-			{ID: "00000000-0000-4000-8000-00000000002a", Key: linkView, Type: model.LinkIndividual, UserID: aliceID, AssetIDs: []string{aliceAssetID}, Description: str("For Grandma"), CreatedAt: at(-5), ExpiresAt: at(300).Ptr()},
-			{ID: "00000000-0000-4000-8000-00000000003a", Key: linkExpired, Type: model.LinkIndividual, UserID: aliceID, AssetIDs: []string{aliceAssetID}, Password: str("sardines"), CreatedAt: at(-15), ExpiresAt: at(-14).Ptr()},
-			{ID: "00000000-0000-4000-8000-00000000004b", Key: "link-bob", Type: model.LinkIndividual, UserID: bobID, AssetIDs: []string{bobAsset}, CreatedAt: at(-3)},
-		},
-	}
-}
-
-// testNow is the wall clock of the tests' mocks: three weeks after
-// testDataset's anchor, so that which of its links have expired does not
-// depend on the day the tests run.
-func testNow() time.Time { return time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC) }
-
 // newTestServer starts a mock on testDataset, changed by opts.
 func newTestServer(t *testing.T, opts ...func(*Config)) *httptest.Server {
 	t.Helper()
@@ -114,7 +60,7 @@ func newTestServer(t *testing.T, opts ...func(*Config)) *httptest.Server {
 	}
 	h, err := New(cfg)
 	require.NoError(t, err)
-	t.Cleanup(func() { Close(h) }) // after the server, before its media folder goes
+	t.Cleanup(func() { _ = h.Close() }) // after the server, before its media folder goes
 	srv := httptest.NewServer(h)
 	t.Cleanup(srv.Close)
 	return srv

@@ -124,7 +124,7 @@ func (l *jsonErrorListener) Accept() (net.Conn, error) {
 func refuse(c net.Conn, limit int64) {
 	defer c.Close()
 	_ = c.SetWriteDeadline(time.Now().Add(refuseDeadline))
-	body := mustErrorBody(http.StatusServiceUnavailable, fmt.Sprintf("Too many connections: the mock serves at most %d at once", limit))
+	body := mustErrorBody(errorf(http.StatusServiceUnavailable, "Too many connections: the mock serves at most %d at once", limit))
 	_, _ = fmt.Fprintf(c, "HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json\r\nContent-Length: %d\r\nRetry-After: 1\r\nAccess-Control-Allow-Origin: *\r\nConnection: close\r\n\r\n%s", len(body), body)
 	// Closing with the request unread would reset the connection, and the
 	// client could lose the answer: stop sending, read what the client
@@ -167,7 +167,7 @@ func (c *jsonErrorConn) Write(p []byte) (int, error) {
 	if _, detail, found := strings.Cut(string(text), ": "); found && detail != "" {
 		msg = detail
 	}
-	body := mustErrorBody(status, msg)
+	body := mustErrorBody(&apiError{status: status, message: msg})
 	answer := fmt.Appendf(nil, "HTTP/1.1 %d %s\r\nContent-Type: application/json\r\nContent-Length: %d\r\nAccess-Control-Allow-Origin: *\r\nConnection: close\r\n\r\n%s",
 		status, http.StatusText(status), len(body), body)
 	if _, err := c.Conn.Write(answer); err != nil {

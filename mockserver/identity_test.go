@@ -11,6 +11,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/mediaspec/mediaspec/mockserver/internal/store"
+	"github.com/mediaspec/mediaspec/mockserver/internal/store/storetest"
 	"github.com/mediaspec/mediaspec/mockserver/model"
 )
 
@@ -132,7 +134,7 @@ func TestCreateUserAdmin(t *testing.T) {
 	assert.True(t, u.ShouldChangePassword)
 	assert.False(t, u.IsAdmin)
 	assert.Nil(t, u.QuotaSizeInBytes)
-	assert.Equal(t, avatarColorOf("dora@example.com"), u.AvatarColor)
+	assert.Equal(t, store.AvatarColorOf("dora@example.com"), u.AvatarColor)
 
 	// She can log in, and see herself.
 	rep = postJSON(t, srv, "/api/auth/login", `{"email":"dora@example.com","password":"x"}`)
@@ -201,7 +203,7 @@ func TestIdentityInTheDataset(t *testing.T) {
 	require.NoError(t, err)
 	require.Len(t, d.Sessions, 1)
 	require.Len(t, d.APIKeys, 1)
-	assert.Equal(t, testPasswordHash, d.Users[0].PasswordHash)
+	assert.Equal(t, storetest.PasswordHash, d.Users[0].PasswordHash)
 
 	again := newTestServer(t, func(c *Config) { c.Dataset = func() model.Dataset { return d } })
 	assert.Equal(t, http.StatusOK, do(t, newRequest(t, http.MethodGet, again.URL+"/api/users/me", nil, "Authorization", "Bearer "+token)).status)

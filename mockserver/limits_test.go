@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/mediaspec/mediaspec/mockserver/fake"
+	"github.com/mediaspec/mediaspec/mockserver/internal/store"
 	"github.com/mediaspec/mediaspec/mockserver/model"
 )
 
@@ -74,7 +75,7 @@ func TestStoredTextsHaveLimits(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			d := testDataset()
 			edit(&d)
-			_, err := newState(d)
+			err := store.Check(d)
 			require.Error(t, err)
 			assert.Regexp(t, `^(users|assets|albums)\[\d+\]: `, err.Error(), "the record is named")
 		})
@@ -150,21 +151,23 @@ func TestAnswersHaveAWriteDeadline(t *testing.T) {
 // piece under its deadline, with the very bytes of json.Marshal; a reader
 // holds a view of the records, which a later write does not change.
 func TestDatasetIsStreamed(t *testing.T) {
+	withKey := testDataset()
+	withKey.People, withKey.Tags = []model.PersonRecord{}, []model.Tag{} // as the state holds them: empty, not absent
+	withKey.APIKeys = []model.APIKeyRecord{{ID: "00000000-0000-4000-8000-00000000ce11", UserID: aliceID, Name: "laptop", Secret: "a-key-of-her-own", CreatedAt: model.At(testNow()), UpdatedAt: model.At(testNow())}}
 	for name, d := range map[string]model.Dataset{
-		"the tests' dataset": testDataset(),
-		"a generated one":    fake.Generate(fake.Options{Seed: 3, Anchor: testNow(), Links: 40, APIKey: keyAlice}),
+		"the tests' dataset, with a key": withKey,
+		"a generated one":                fake.Generate(fake.Options{Seed: 3, Anchor: testNow(), Links: 40, APIKey: keyAlice}),
 	} {
 		t.Run(name, func(t *testing.T) {
-			db, err := newStore(d, testNow)
+			// The oracle: encoding/json's bytes for the dataset the state was
+			// loaded from.
+			want, err := json.Marshal(d)
 			require.NoError(t, err)
-			_, err = db.addAPIKey(d.Users[0].ID, "laptop")
-			require.NoError(t, err, "a list that is left out when empty")
-			view := db.datasetView()
-			want, err := json.Marshal(db.state.dataset())
+			db, err := store.New(d, testNow)
 			require.NoError(t, err)
+			view := db.Records()
 
-			_, err = db.addUser("Dora", "dora@example.com", nil)
-			require.NoError(t, err)
+			require.NoError(t, db.Write(func(tx *store.Tx) error { _, err := tx.AddUser("Dora", "dora@example.com", nil); return err }))
 			w := &deadlineRecorder{ResponseRecorder: httptest.NewRecorder()}
 			require.NoError(t, streamDataset(w, view))
 			assert.Equal(t, string(want), w.Body.String())
@@ -177,91 +180,56 @@ func TestDatasetIsStreamed(t *testing.T) {
 	}
 }
 
-// TestListingsStayBounded: a user's listing shows at most maxListedAssets
-// assets (an ALBUM link's album twice); a write past it is refused with a
-// 400 and leaves nothing, and a dataset past it does not load.
+// TestListingsStayBounded: over the API, a write past the bound of the
+// assets a listing shows is answered 400 (the store's tests check the
+// bound itself).
 func TestListingsStayBounded(t *testing.T) {
 	d := testDataset()
 	// Alice's links list 2 (the ALBUM link's one asset, twice) + 1 + 1.
 	base := d.Assets[0]
-	fill := (maxListedAssets-2)/2 - 1 - 1 // the album's assets that bring her listing to maxListedAssets − 2
-	for i := range fill + 3 {
+	fill := (store.MaxListedAssets-2)/2 - 1 - 1 // the album's assets that bring her listing to the bound − 2
+	for i := range fill + 2 {
 		a := base
 		a.ID = fmt.Sprintf("00000000-0000-4000-8000-%012d", 100_000+i)
 		a.Checksum = sha1Base64(fmt.Appendf(nil, "fill %d", i))
 		d.Assets = append(d.Assets, a)
-		if i < fill {
+		if i <= fill {
 			d.Albums[0].AssetIDs = append(d.Albums[0].AssetIDs, a.ID)
 		}
 	}
-	spare := func(i int) string { return d.Assets[len(d.Assets)-3+i].ID }
-	db, err := newStore(d, testNow)
-	require.NoError(t, err)
-	require.Equal(t, maxListedAssets-2, db.state.listed(aliceID))
-	alice := principal{user: db.state.userByID[aliceID]}
-
-	res, err := db.addAlbumAssets(alice, d.Albums[0].ID, []string{spare(0)})
-	require.NoError(t, err, "up to the bound")
-	require.True(t, res[0].Success)
-	require.Equal(t, maxListedAssets, db.state.listed(aliceID))
-
-	before := take(t, db)
-	_, err = db.addAlbumAssets(alice, d.Albums[0].ID, []string{spare(1)})
-	require.Error(t, err)
-	assert.Equal(t, errInvalid, codeOf(err))
-	assert.Equal(t, fmt.Sprintf("Too many shared assets: the owner's shared links would list %d assets, and a listing holds at most %d", maxListedAssets+2, maxListedAssets), err.Error())
-	requireUnchanged(t, db, before)
-
-	_, err = db.createLink(aliceID, newLink{typ: model.LinkIndividual, assetIDs: []string{spare(1)}})
-	assert.Equal(t, errInvalid, codeOf(err), "a new link past the bound: %v", err)
-	_, err = db.changeLinkAssets(alice, "00000000-0000-4000-8000-00000000002a", []string{spare(1)}, true)
-	assert.Equal(t, errInvalid, codeOf(err), "a link's new asset past the bound: %v", err)
-	requireUnchanged(t, db, before)
-
-	// Removing makes room again.
-	_, err = db.changeLinkAssets(alice, "00000000-0000-4000-8000-00000000002a", []string{aliceAssetID}, false)
-	require.NoError(t, err)
-	_, err = db.createLink(aliceID, newLink{typ: model.LinkIndividual, assetIDs: []string{spare(1)}})
-	require.NoError(t, err)
-
-	// Over the API, the answer is the 400.
-	d.Albums[0].AssetIDs = append(d.Albums[0].AssetIDs, spare(0))
+	spare := d.Assets[len(d.Assets)-1].ID
 	srv := newTestServer(t, func(c *Config) { c.Dataset = func() model.Dataset { return d } })
-	rep := sendJSON(t, srv, http.MethodPut, "/api/albums/"+d.Albums[0].ID+"/assets", `{"ids":["`+spare(1)+`"]}`, "x-api-key", keyAlice)
-	requireError(t, rep, 400, fmt.Sprintf("Too many shared assets: the owner's shared links would list %d assets, and a listing holds at most %d", maxListedAssets+2, maxListedAssets))
-
-	d.Albums[0].AssetIDs = append(d.Albums[0].AssetIDs, spare(1))
-	_, err = newState(d)
-	require.Error(t, err)
-	assert.Regexp(t, `^sharedLinks\[\d+\]: Too many shared assets`, err.Error(), "the record is named")
+	rep := sendJSON(t, srv, http.MethodPut, "/api/albums/"+d.Albums[0].ID+"/assets", `{"ids":["`+spare+`"]}`, "x-api-key", keyAlice)
+	requireError(t, rep, 400, fmt.Sprintf("Too many shared assets: the owner's shared links would list %d assets, and a listing holds at most %d", store.MaxListedAssets+2, store.MaxListedAssets))
 }
 
-// TestEncodedAnswersStayBounded: the answers the store keeps encoded stay
-// within their budget (maxEncodedBytes) in all, and one larger than that
-// is not kept.
+// TestEncodedAnswersStayBounded: the answers kept encoded stay within
+// their budget (maxEncodedBytes) in all, and one larger than that is not
+// kept.
 func TestEncodedAnswersStayBounded(t *testing.T) {
-	db, err := newStore(testDataset(), testNow)
+	db, err := store.New(testDataset(), testNow)
 	require.NoError(t, err)
-	db.listingBudget = 1 << 20 // the test's bytes, not 256 MiB
-	answer := func(n int) func(*state) (any, error) {
-		return func(*state) (any, error) { return strings.Repeat("a", n), nil }
+	c := newAnswerCache(db)
+	c.budget = 1 << 20 // the test's bytes, not 256 MiB
+	answer := func(n int) func(*store.View) (any, error) {
+		return func(*store.View) (any, error) { return strings.Repeat("a", n), nil }
 	}
 	kept := func() (n int) {
-		for _, l := range db.listings {
-			n += len(l.body)
+		for _, a := range c.answers {
+			n += len(a.body)
 		}
 		return n
 	}
-	_, err = db.encoded("huge", answer(db.listingBudget+1))
+	_, err = c.encoded("huge", store.Everything, answer(c.budget+1))
 	require.NoError(t, err)
-	assert.NotContains(t, db.listings, "huge", "an answer over the bound is not kept")
+	assert.NotContains(t, c.answers, "huge", "an answer over the bound is not kept")
 	for i := range 9 {
-		_, err := db.encoded(fmt.Sprint("big", i), answer(db.listingBudget/8))
+		_, err := c.encoded(fmt.Sprint("big", i), store.Everything, answer(c.budget/8))
 		require.NoError(t, err)
-		assert.Equal(t, kept(), db.listingBytes)
-		assert.LessOrEqual(t, db.listingBytes, db.listingBudget, "after %d answers", i+1)
+		assert.Equal(t, kept(), c.bytes)
+		assert.LessOrEqual(t, c.bytes, c.budget, "after %d answers", i+1)
 	}
-	assert.Contains(t, db.listings, "big8", "the newest answer is kept")
+	assert.Contains(t, c.answers, "big8", "the newest answer is kept")
 }
 
 // TestLargeAnswersAreFewAtOnce: while maxLargeAnswers large answers are
@@ -278,7 +246,7 @@ func TestLargeAnswersAreFewAtOnce(t *testing.T) {
 	}
 	s, err := newServer(Config{Dataset: func() model.Dataset { return d }, Now: testNow})
 	require.NoError(t, err)
-	h := s.middleware(s.route())
+	h := s.middleware(s.dispatch())
 	list := func() *httptest.ResponseRecorder {
 		rec := httptest.NewRecorder()
 		req := httptest.NewRequest(http.MethodGet, "/api/shared-links", nil)

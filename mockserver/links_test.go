@@ -91,7 +91,7 @@ func TestCreateSharedLink(t *testing.T) {
 		{"INDIVIDUAL without assets", `{"type":"INDIVIDUAL","assetIds":[]}`, "Invalid assetIds"},
 		{"another's asset", `{"type":"INDIVIDUAL","assetIds":["` + second + `","00000000-0000-4000-8000-000000b0a5e7"]}`, "Not found or no asset.share access"},
 		{"an album shared with me", `{"type":"ALBUM","albumId":"` + testAlbumID + `"}`, "Not found or no album.share access"},
-		{"bad fields", `{"type":"INDIVIDUAL","albumId":"x","assetIds":["x"],"description":1,"password":2,"allowUpload":"yes","allowDownload":3,"showMetadata":null}`, []any{"albumId must be a UUID", "each value in assetIds must be a UUID", "description must be a string", "password must be a string", "allowUpload must be a boolean value", "allowDownload must be a boolean value"}},
+		{"bad fields", `{"type":"INDIVIDUAL","albumId":"x","assetIds":["x"],"description":1,"password":2,"allowUpload":"yes","allowDownload":3,"showMetadata":null}`, []any{"each value in assetIds must be a UUID", "albumId must be a UUID", "description must be a string", "password must be a string", "allowUpload must be a boolean value", "allowDownload must be a boolean value", "showMetadata must be a boolean value"}},
 		{"a date that is none", `{"type":"X","description":1,"expiresAt":"tomorrow"}`, "expiresAt must be a date string"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {

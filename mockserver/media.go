@@ -197,7 +197,7 @@ func (m *media) incoming() (*arriving, error) {
 	a, err := m.take()
 	if err != nil {
 		<-m.open
-		return nil, internal(fmt.Errorf("a file for the upload: %w", err))
+		return nil, fmt.Errorf("a file for the upload: %w", err)
 	}
 	a.slot = true
 	return a, nil

@@ -31,13 +31,13 @@ func (s *server) middleware(h http.Handler) http.Handler {
 	return s.logRequests(h)
 }
 
-// route dispatches to the mux and answers unknown routes and wrong methods
+// dispatch dispatches to the mux and answers unknown routes and wrong methods
 // with the JSON 404 instead of the mux's plain text. A path that is
 // not clean (//api/x, /api/./x, /api/x/../y) is no route either: the mux
 // would redirect it with an HTML body, and the reference answers 404. (The
 // mux also redirects /x to /x/ for a pattern ending in a slash: routes
 // registers none.)
-func (s *server) route() http.Handler {
+func (s *server) dispatch() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if p := r.URL.Path; p != cleanPath(p) {
 			writeError(w, errorf(http.StatusNotFound, "Cannot %s %s", r.Method, p))
@@ -52,6 +52,9 @@ func (s *server) route() http.Handler {
 		writeError(w, errorf(http.StatusNotFound, "Cannot %s %s", r.Method, r.URL.Path))
 	})
 }
+
+// route registers the handler of a pattern.
+func (s *server) route(pattern string, h http.Handler) { s.mux.Handle(pattern, h) }
 
 // cleanPath is p as the mux cleans it before matching: rooted, without
 // empty, . or .. elements, a trailing slash kept.

@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/mediaspec/mediaspec/mockserver/fake"
+	"github.com/mediaspec/mediaspec/mockserver/internal/store"
 	"github.com/mediaspec/mediaspec/mockserver/model"
 	"github.com/mediaspec/mediaspec/spec"
 )
@@ -189,7 +190,7 @@ func TestEveryWorkflowResponseValidates(t *testing.T) {
 	link := createLink(t, srv, keyAlice, `{"type":"INDIVIDUAL","assetIds":["`+aliceAssetID+`"]}`)
 	emptyAlbum := createAlbum(t, srv, keyAlice, `{"albumName":"Empty"}`)
 	emptyHidden := createLink(t, srv, keyAlice, `{"type":"ALBUM","albumId":"`+emptyAlbum["id"].(string)+`","showMetadata":false}`)
-	token := sharedLinkToken(&model.SharedLinkRecord{ID: hidden["id"].(string), Password: new("pw")})
+	token := store.LinkToken(&model.SharedLinkRecord{ID: hidden["id"].(string), Password: new("pw")})
 	alice := []string{"x-api-key", keyAlice}
 	for _, tt := range []struct {
 		name, method, path, body string

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/mediaspec/mediaspec/mockserver/internal/store"
 	"github.com/mediaspec/mediaspec/mockserver/model"
 	"github.com/mediaspec/mediaspec/mockserver/mp4"
 	"github.com/mediaspec/mediaspec/mockserver/pictures"
@@ -84,7 +85,13 @@ func (j *pictureJobs) close() {
 // (a format Go does not read, truncated, empty, or declaring more pixels
 // than the bound) gets a placeholder.
 func (s *server) makeUploadPictures(id string) error {
-	a, ok := s.store.assetRecord(id)
+	var a model.AssetRecord
+	var ok bool
+	s.store.Read(func(v *store.View) {
+		if found := v.Asset(id); found != nil {
+			a, ok = *found, true
+		}
+	})
 	if !ok {
 		return nil // gone (a reset) before its turn
 	}
@@ -116,7 +123,12 @@ func (s *server) makeUploadPictures(id string) error {
 	if err := s.media.put(blobPreview, id, preview); err != nil {
 		return fmt.Errorf("the preview: %w", err)
 	}
-	return s.store.setPictures(id, base64.StdEncoding.EncodeToString(pictures.Hash(thumbImg)))
+	return s.setPictures(id, base64.StdEncoding.EncodeToString(pictures.Hash(thumbImg)))
+}
+
+// setPictures marks an asset's pictures made.
+func (s *server) setPictures(id, hash string) error {
+	return s.store.Write(func(tx *store.Tx) error { return tx.SetPictures(id, hash) })
 }
 
 // placeholder is a placeholder's pictures of one size in the media folder,
@@ -157,7 +169,7 @@ func (s *server) placeholderPictures(id string, kind pictures.Kind, w, h int) er
 	if err := s.media.alias(blobPreview, id, p.key); err != nil {
 		return fmt.Errorf("the preview: %w", err)
 	}
-	return s.store.setPictures(id, p.hash)
+	return s.setPictures(id, p.hash)
 }
 
 // decodeOriginal is an upload's picture, upright; or nil, with the size a

@@ -1,43 +1,58 @@
 package mockserver
 
-// routes is the one place that maps paths to handlers.
+// routes is the one place that maps paths to operations, each with who may
+// call it (policy): anyone, a user, an admin, a user or a link's holder,
+// or a link's key.
 func (s *server) routes() {
-	s.mux.Handle("POST /api/asset/upload", s.handleUpload())
-	s.mux.Handle("GET /api/shared-links", s.handleSharedLinks())
-	s.mux.Handle("POST /api/shared-links", s.handleCreateSharedLink())
-	s.mux.Handle("GET /api/shared-links/me", s.handleMySharedLink())
-	s.mux.Handle("GET /api/shared-links/{id}", s.handleSharedLink())
-	s.mux.Handle("PATCH /api/shared-links/{id}", s.handleUpdateSharedLink())
-	s.mux.Handle("DELETE /api/shared-links/{id}", s.handleRemoveSharedLink())
-	s.mux.Handle("PUT /api/shared-links/{id}/assets", s.handleSharedLinkAssets(true))
-	s.mux.Handle("DELETE /api/shared-links/{id}/assets", s.handleSharedLinkAssets(false))
-	s.mux.Handle("GET /.well-known/immich", handleWellKnown())
-	s.mux.Handle("GET /api/server-info/ping", handlePing())
-	s.mux.Handle("GET /api/server-info/version", handleVersion())
-	s.mux.Handle("GET /api/server-info/media-types", handleMediaTypes())
-	s.mux.Handle("POST /api/asset/bulk-upload-check", s.handleBulkUploadCheck())
-	s.mux.Handle("GET /api/asset/statistics", s.handleAssetStatistics())
-	s.mux.Handle("GET /api/asset/{id}", s.handleAsset())
-	s.mux.Handle("GET /api/asset/thumbnail/{id}", s.handlePicture(false))
-	s.mux.Handle("GET /api/asset/file/{id}", s.handlePicture(true))
-	s.mux.Handle("GET /api/users/{id}/profile-image", s.handleProfileImage())
-	s.mux.Handle("POST /api/auth/login", s.handleLogin())
-	s.mux.Handle("GET /api/users/me", s.handleMyUser())
-	s.mux.Handle("POST /api/admin/users", s.handleCreateUserAdmin())
-	s.mux.Handle("POST /api/api-keys", s.handleCreateAPIKey())
-	s.mux.Handle("GET /api/albums", s.handleAlbums())
-	s.mux.Handle("POST /api/albums", s.handleCreateAlbum())
-	s.mux.Handle("GET /api/albums/{id}", s.handleAlbum())
-	s.mux.Handle("PUT /api/albums/{id}/assets", s.handleAddAlbumAssets())
-	s.mux.Handle("GET /api/openapi.json", handleSpecJSON())
-	s.mux.Handle("GET /api/openapi.yaml", handleSpecYAML())
+	// The heart of the contract.
+	s.route("POST /api/asset/upload", s.as(userOrLinkKey, s.upload))
+	s.route("GET /api/shared-links", s.as(user, s.sharedLinks))
+
+	// Shared links.
+	s.route("POST /api/shared-links", s.as(user, withBody(sharedLinkCreateBody, s.createSharedLink)))
+	s.route("GET /api/shared-links/me", s.as(linkKey, s.mySharedLink))
+	s.route("GET /api/shared-links/{id}", s.as(user, s.sharedLink))
+	s.route("PATCH /api/shared-links/{id}", s.as(user, withBody(sharedLinkEditBody, s.updateSharedLink)))
+	s.route("DELETE /api/shared-links/{id}", s.as(user, s.removeSharedLink))
+	s.route("PUT /api/shared-links/{id}/assets", s.as(userOrLink, withBody(assetIDsBody, s.sharedLinkAssets(true))))
+	s.route("DELETE /api/shared-links/{id}/assets", s.as(userOrLink, withBody(assetIDsBody, s.sharedLinkAssets(false))))
+
+	// The server.
+	s.route("GET /.well-known/immich", s.as(anyone, wellKnown))
+	s.route("GET /api/server-info/ping", s.as(anyone, ping))
+	s.route("GET /api/server-info/version", s.as(anyone, version))
+	s.route("GET /api/server-info/media-types", s.as(anyone, mediaTypes))
+	s.route("GET /api/openapi.json", s.as(anyone, s.specJSON))
+	s.route("GET /api/openapi.yaml", s.as(anyone, s.specYAML))
+
+	// Assets.
+	s.route("POST /api/asset/bulk-upload-check", s.as(user, s.bulkUploadCheck))
+	s.route("GET /api/asset/statistics", s.as(user, s.assetStatistics))
+	s.route("GET /api/asset/{id}", s.as(userOrLink, s.asset))
+	s.route("GET /api/asset/thumbnail/{id}", noCacheOnError(s.as(userOrLink, s.picture(false))))
+	s.route("GET /api/asset/file/{id}", noCacheOnError(s.as(userOrLink, s.picture(true))))
+
+	// Users, sessions and keys.
+	s.route("POST /api/auth/login", s.as(anyone, withBody(loginBody, s.login)))
+	s.route("GET /api/users/me", s.as(user, s.myUser))
+	s.route("GET /api/users/{id}/profile-image", noCacheOnError(s.as(user, s.profileImage)))
+	s.route("POST /api/admin/users", s.as(admin, withBody(userAdminCreateBody, s.createUserAdmin)))
+	s.route("POST /api/api-keys", s.as(user, withBody(apiKeyCreateBody, s.createAPIKey)))
+
+	// Albums.
+	s.route("GET /api/albums", s.as(user, s.albums))
+	s.route("POST /api/albums", s.as(user, withBody(createAlbumBody, s.createAlbum)))
+	s.route("GET /api/albums/{id}", s.as(userOrLink, s.album))
+	s.route("PUT /api/albums/{id}/assets", s.as(userOrLink, withBody(bulkIDsBody, s.addAlbumAssets)))
+
 	if s.cfg.NoControl {
 		return
 	}
-	s.mux.Handle("GET /__mock/users", s.handleUsers())
-	s.mux.Handle("POST /__mock/users", s.handleCreateUser())
-	s.mux.Handle("POST /__mock/shared-links", s.handleCreateLink())
-	s.mux.Handle("GET /__mock/assets", s.handleAssets())
-	s.mux.Handle("POST /__mock/reset", s.handleReset())
-	s.mux.Handle("GET /__mock/dataset", s.handleDataset())
+	// The control API.
+	s.route("GET /__mock/users", s.as(anyone, s.controlUsers))
+	s.route("POST /__mock/users", s.as(anyone, s.controlCreateUser))
+	s.route("POST /__mock/shared-links", s.as(user, s.controlCreateLink))
+	s.route("GET /__mock/assets", s.as(user, s.controlAssets))
+	s.route("POST /__mock/reset", s.as(anyone, s.controlReset))
+	s.route("GET /__mock/dataset", s.as(anyone, s.controlDataset))
 }

@@ -7,14 +7,15 @@ package mockserver
 import (
 	"cmp"
 	"fmt"
-	"io"
 	"log/slog"
 	"net/http"
 	"sync"
 	"time"
 
+	"github.com/mediaspec/mediaspec/mockserver/internal/store"
 	"github.com/mediaspec/mediaspec/mockserver/model"
 	"github.com/mediaspec/mediaspec/mockserver/pictures"
+	"github.com/mediaspec/mediaspec/openapi"
 )
 
 // DefaultChecksumHeader is the request header that carries a file's SHA-1
@@ -69,50 +70,46 @@ type Config struct {
 
 // server is the mock: its configuration, its state and its routes.
 type server struct {
-	cfg   Config
-	store *store
-	log   *slog.Logger
-	mux   *http.ServeMux
+	cfg     Config
+	store   *store.Store
+	answers *answerCache
+	log     *slog.Logger
+	mux     *http.ServeMux
 
-	uploadBuffers *bufferPool
-	large         largeAnswers
-	datasets      largeAnswers
-	pictures      *pictureCache
-	media         *media // nil: uploads are not kept
-	pictureJobs   *pictureJobs
-	placeholders  sync.Map // [2]int{w, h} of the preview → *placeholder
+	openapiJSON, openapiYAML []byte
+	uploadBuffers            *bufferPool
+	large                    largeAnswers
+	datasets                 largeAnswers
+	pictures                 *pictureCache
+	media                    *media // nil: uploads are not kept
+	pictureJobs              *pictureJobs
+	placeholders             sync.Map // [2]int{w, h} of the preview → *placeholder
 }
 
-// New builds a mock server holding cfg.Dataset's state. The handler is an
-// io.Closer too: Close stops the workers that make the pictures of
-// uploads, once those queued are made, so that the media folder may be
-// removed.
-func New(cfg Config) (http.Handler, error) {
-	s, err := newServer(cfg)
-	if err != nil {
-		return nil, err
-	}
-	return closingHandler{Handler: s.middleware(s.route()), s: s}, nil
-}
-
-// closingHandler is New's handler.
-type closingHandler struct {
+// Server is a mock server: the handler of its API and control API, and
+// the workers that make the pictures of uploads.
+type Server struct {
 	http.Handler
 	s *server
 }
 
-func (h closingHandler) Close() error {
-	if h.s.pictureJobs != nil {
-		h.s.pictureJobs.close()
+// New builds a mock server holding cfg.Dataset's state.
+func New(cfg Config) (*Server, error) {
+	s, err := newServer(cfg)
+	if err != nil {
+		return nil, err
 	}
-	return nil
+	return &Server{Handler: s.middleware(s.dispatch()), s: s}, nil
 }
 
-// Close closes h if it is a mock's handler (New), and does nothing else.
-func Close(h http.Handler) {
-	if c, ok := h.(io.Closer); ok {
-		_ = c.Close()
+// Close stops the workers that make the pictures of uploads, once those
+// queued are made, so that the media folder may be removed. The handler
+// answers on, without making pictures.
+func (m *Server) Close() error {
+	if m.s.pictureJobs != nil {
+		m.s.pictureJobs.close()
 	}
+	return nil
 }
 
 // newServer builds the mock with its routes.
@@ -133,12 +130,12 @@ func newServer(cfg Config) (*server, error) {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
-	st, err := newStore(cfg.Dataset(), cfg.Now)
+	st, err := store.New(cfg.Dataset(), cfg.Now)
 	if err != nil {
 		return nil, fmt.Errorf("mockserver: dataset: %w", err)
 	}
-	st.referenceShapes = cfg.ReferenceShapes
-	s := &server{cfg: cfg, store: st, log: cfg.Logger, mux: http.NewServeMux()}
+	s := &server{cfg: cfg, store: st, answers: newAnswerCache(st), log: cfg.Logger, mux: http.NewServeMux()}
+	s.openapiJSON, s.openapiYAML = openapi.JSON(), openapi.YAML()
 	s.uploadBuffers = newBufferPool()
 	s.large = make(largeAnswers, maxLargeAnswers)
 	s.datasets = make(largeAnswers, maxDatasetAnswers)
@@ -148,7 +145,7 @@ func newServer(cfg Config) (*server, error) {
 			return nil, fmt.Errorf("mockserver: %w", err)
 		}
 		if !cfg.MediaDirTemporary {
-			st.mediaDir = s.media.dir
+			st.SetMediaDir(s.media.dir)
 		}
 		s.pictureJobs = startPictureJobs(pictureWorkers, s.log, s.makeUploadPictures)
 	}

@@ -19,43 +19,35 @@ var (
 	wellKnownBody = []byte(`{"api":{"endpoint":"/api"}}`)
 )
 
-// handleWellKnown is GET /.well-known/immich at the server's root: clients
+// wellKnown is GET /.well-known/immich at the server's root: clients
 // discover the API's base path with it.
-func handleWellKnown() http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		writeRawJSON(w, http.StatusOK, wellKnownBody)
-	})
+func wellKnown(c *call) error {
+	writeRawJSON(c.w, http.StatusOK, wellKnownBody)
+	return nil
 }
 
-// handlePing is GET /api/server-info/ping. It, the version and the media
-// types ignore any credentials, even bad ones, as on the reference.
-func handlePing() http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		writeRawJSON(w, http.StatusOK, pongBody)
-	})
+// ping is GET /api/server-info/ping. It, the version and the media types
+// ignore any credentials, even bad ones, as on the reference.
+func ping(c *call) error {
+	writeRawJSON(c.w, http.StatusOK, pongBody)
+	return nil
 }
 
-// handleVersion is GET /api/server-info/version.
-func handleVersion() http.Handler {
-	v := struct {
+// version is GET /api/server-info/version.
+func version(c *call) error {
+	return c.json(http.StatusOK, struct {
 		Major int `json:"major"`
 		Minor int `json:"minor"`
 		Patch int `json:"patch"`
-	}{versionMajor, versionMinor, versionPatch}
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		writeJSON(w, http.StatusOK, v)
-	})
+	}{versionMajor, versionMinor, versionPatch})
 }
 
-// handleMediaTypes is GET /api/server-info/media-types: the extensions an
-// upload takes, as the upload itself judges them.
-func handleMediaTypes() http.Handler {
-	v := struct {
+// mediaTypes is GET /api/server-info/media-types: the extensions an upload
+// takes, as the upload itself judges them.
+func mediaTypes(c *call) error {
+	return c.json(http.StatusOK, struct {
 		Video   []string `json:"video"`
 		Image   []string `json:"image"`
 		Sidecar []string `json:"sidecar"`
-	}{model.VideoExtensions(), model.ImageExtensions(), model.SidecarExtensions()}
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		writeJSON(w, http.StatusOK, v)
-	})
+	}{model.VideoExtensions(), model.ImageExtensions(), model.SidecarExtensions()})
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/mediaspec/mediaspec/mockserver/internal/store"
 	"github.com/mediaspec/mediaspec/mockserver/model"
 )
 
@@ -22,12 +23,10 @@ import (
 // each client was told stands.
 func TestStormLeavesEverythingConsistent(t *testing.T) {
 	const workers, rounds = 32, 12
-	db, err := newStore(testDataset(), testNow)
+	s, err := newServer(Config{Dataset: testDataset, Now: testNow})
 	require.NoError(t, err)
-	s := &server{cfg: Config{ChecksumHeader: DefaultChecksumHeader, BodyTimeout: defaultBodyTimeout, Now: testNow}, store: db, mux: http.NewServeMux(), large: make(largeAnswers, maxLargeAnswers), datasets: make(largeAnswers, maxDatasetAnswers), pictures: newPictureCache(DefaultThumbnailCache)}
-	s.uploadBuffers = newBufferPool()
-	s.routes()
-	h := s.route()
+	db := s.store
+	h := s.dispatch()
 
 	call := func(method, path, body string, headers ...string) (int, []byte) {
 		r := httptest.NewRequest(method, path, strings.NewReader(body))
@@ -113,12 +112,33 @@ func TestStormLeavesEverythingConsistent(t *testing.T) {
 	}
 	wg.Wait()
 
-	// Every index agrees with the records.
-	before := take(t, db)
-	assert.Equal(t, before.state, db.state, "the indexes agree with the records")
+	// Every index agrees with the records: the state answers as one
+	// rebuilt from its own records does.
+	rebuilt, err := store.New(db.Records().Dataset(), testNow)
+	require.NoError(t, err)
+	answers := func(db *store.Store) (out []any) {
+		db.Read(func(v *store.View) {
+			alice := store.Principal{User: v.User(aliceID)}
+			out = append(out, listing(v, audience{p: alice}), albumAnswer(v, v.Album(testAlbumID), albumLook{assets: true, order: byFileCreatedAsc}))
+			for _, l := range v.LinksOf(aliceID) {
+				p, err := v.Authenticate(store.Credentials{ShareKey: &l.Key})
+				out = append(out, p.Link, err)
+			}
+		})
+		return out
+	}
+	assert.Equal(t, answers(rebuilt), answers(db), "the indexes agree with the records")
 
-	st := db.state
-	album := st.albumByID[testAlbumID]
+	var album *model.AlbumRecord
+	var hasLinks int
+	db.Read(func(v *store.View) {
+		album = v.Album(testAlbumID)
+		for _, l := range v.LinksOf(aliceID) {
+			if l.AlbumID != nil && *l.AlbumID == testAlbumID {
+				hasLinks++
+			}
+		}
+	})
 	in := map[string]bool{}
 	for _, id := range album.AssetIDs {
 		assert.False(t, in[id], "asset %s is in the album twice", id)
@@ -126,26 +146,28 @@ func TestStormLeavesEverythingConsistent(t *testing.T) {
 	}
 	var live, deleted int
 	for _, r := range results {
-		for _, id := range r.assets {
-			assert.NotNil(t, st.assetBy[id], "uploaded asset %s is stored", id)
-		}
+		db.Read(func(v *store.View) {
+			for _, id := range r.assets {
+				assert.NotNil(t, v.Asset(id), "uploaded asset %s is stored", id)
+			}
+			for _, made := range r.liveLinks {
+				l := v.Link(made[0])
+				if assert.NotNil(t, l, "link %s is stored", made[0]) {
+					assert.Equal(t, []string{made[1], aliceAssetID}, l.AssetIDs)
+				}
+				live++
+			}
+		})
 		for _, id := range r.inAlbum {
 			assert.True(t, in[id], "asset %s, added, is in the album", id)
 		}
 		for _, key := range r.deletedKey {
-			_, err := db.authenticate(credentials{shareKey: &key})
+			_, err := db.Authenticate(store.Credentials{ShareKey: &key})
 			assert.Error(t, err, "a deleted link's key is refused")
 			deleted++
-		}
-		for _, made := range r.liveLinks {
-			l := st.linkByID[made[0]]
-			if assert.NotNil(t, l, "link %s is stored", made[0]) {
-				assert.Equal(t, []string{made[1], aliceAssetID}, l.AssetIDs)
-			}
-			live++
 		}
 	}
 	assert.Equal(t, workers*rounds, len(in)-1, "every upload was added once, beside the album's first asset")
 	assert.Equal(t, workers*rounds/2, deleted)
-	assert.Equal(t, 1+workers, st.albumLinks[testAlbumID], "the album counts its links: its own and the live ones that name it (one a worker)")
+	assert.Equal(t, 1+workers, hasLinks, "the album's links: its own and the live ones that name it (one a worker)")
 }

@@ -23,6 +23,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/mediaspec/mediaspec/mockserver/exif"
+	"github.com/mediaspec/mediaspec/mockserver/internal/dto"
+	"github.com/mediaspec/mediaspec/mockserver/internal/store"
 	"github.com/mediaspec/mediaspec/mockserver/model"
 	"github.com/mediaspec/mediaspec/mockserver/mp4"
 )
@@ -33,80 +35,73 @@ const (
 	maxFieldBytes = 64 << 10 // bytes of one text field
 )
 
-// handleUpload is POST /api/asset/upload: authentication, then the checksum
+// upload is POST /api/asset/upload: after authentication, the checksum
 // header, then the multipart body, streamed and hashed part by part.
-func (s *server) handleUpload() http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		p, err := s.authenticateKeyOnly(r)
-		if err != nil {
-			writeError(w, err)
-			return
+func (s *server) upload(c *call) error {
+	w, r, p := c.w, c.r, c.p()
+	// Checked before the checksum header, so that a link holder without
+	// upload rights cannot probe which checksums exist.
+	if p.Link != nil && !p.Link.AllowUpload {
+		return &apiError{status: http.StatusUnauthorized, message: "Unauthorized"}
+	}
+	if v := r.Header.Get(s.cfg.ChecksumHeader); v != "" {
+		if sum, ok := store.DecodeChecksum(strings.TrimSpace(v)); ok {
+			var dup *model.AssetRecord
+			s.store.Read(func(v *store.View) { dup = v.AssetByChecksum(p.User.ID, sum) })
+			if dup != nil {
+				return c.json(http.StatusOK, model.UploadResult{ID: dup.ID, Duplicate: true})
+			}
 		}
-		// Checked before the checksum header, so that a link holder without
-		// upload rights cannot probe which checksums exist.
-		if p.link != nil && !p.link.AllowUpload {
-			writeError(w, errorf(http.StatusUnauthorized, "Unauthorized"))
-			return
+	}
+	r.Body = struct {
+		io.Reader
+		io.Closer
+	}{newGuardedBody(w, r.Body, s.cfg.BodyTimeout), r.Body}
+	if max := s.cfg.MaxUploadBytes; max > 0 {
+		if r.ContentLength > max {
+			return tooLarge(max)
 		}
-		if v := r.Header.Get(s.cfg.ChecksumHeader); v != "" {
-			if sum, ok := decodeChecksum(strings.TrimSpace(v)); ok {
-				if id, ok := s.store.assetByChecksum(p.user.ID, sum); ok {
-					writeJSON(w, http.StatusOK, model.UploadResult{ID: id, Duplicate: true})
-					return
+		r.Body = http.MaxBytesReader(w, r.Body, max)
+	}
+	bufs := s.uploadBuffers.get()
+	defer s.uploadBuffers.put(bufs)
+	up, err := readUpload(r, bufs, s.media)
+	if up != nil {
+		// Kept by now if the upload made a new asset; else no one's.
+		defer func() {
+			for _, f := range []*arriving{up.assetFile, up.liveFile} {
+				if f != nil {
+					f.drop()
 				}
 			}
+		}()
+	}
+	if err != nil {
+		var mbe *http.MaxBytesError
+		if errors.As(err, &mbe) {
+			err = tooLarge(mbe.Limit)
 		}
-		r.Body = struct {
-			io.Reader
-			io.Closer
-		}{newGuardedBody(w, r.Body, s.cfg.BodyTimeout), r.Body}
-		if max := s.cfg.MaxUploadBytes; max > 0 {
-			if r.ContentLength > max {
-				writeError(w, tooLarge(max))
-				return
-			}
-			r.Body = http.MaxBytesReader(w, r.Body, max)
-		}
-		bufs := s.uploadBuffers.get()
-		defer s.uploadBuffers.put(bufs)
-		up, err := readUpload(r, bufs, s.media)
-		if up != nil {
-			// Kept by now if the upload made a new asset; else no one's.
-			defer func() {
-				for _, f := range []*arriving{up.assetFile, up.liveFile} {
-					if f != nil {
-						f.drop()
-					}
-				}
-			}()
-		}
-		if err != nil {
-			var mbe *http.MaxBytesError
-			if errors.As(err, &mbe) {
-				err = tooLarge(mbe.Limit)
-			}
-			writeError(w, err)
-			return
-		}
-		asset, live := up.records(p.user.ID)
-		res, err := s.store.addUpload(p.user.ID, asset, live)
-		if err != nil {
-			writeError(w, err)
-			return
-		}
-		status := http.StatusCreated
-		if res.Duplicate {
-			status = http.StatusOK
-		} else if s.media != nil {
-			s.keepFile(up.assetFile, res.ID)
-			if up.liveFile != nil {
-				if a, ok := s.store.assetRecord(res.ID); ok && a.LivePhotoVideoID != nil && !s.media.has(blobOriginal, *a.LivePhotoVideoID) {
-					s.keepFile(up.liveFile, *a.LivePhotoVideoID)
-				}
-			}
-		}
-		writeJSON(w, status, res)
+		return err
+	}
+	asset, live := up.records(p.User.ID)
+	var res store.Upload
+	err = s.store.Write(func(tx *store.Tx) error {
+		res, err = tx.AddUpload(p.User.ID, asset, live)
+		return err
 	})
+	if err != nil {
+		return err
+	}
+	status := http.StatusCreated
+	if res.Duplicate {
+		status = http.StatusOK
+	} else if s.media != nil {
+		s.keepFile(up.assetFile, res.ID)
+		if up.liveFile != nil && res.LiveVideoID != "" && !s.media.has(blobOriginal, res.LiveVideoID) {
+			s.keepFile(up.liveFile, res.LiveVideoID)
+		}
+	}
+	return c.json(status, model.UploadResult{ID: res.ID, Duplicate: res.Duplicate})
 }
 
 // keepFile keeps an upload's file as the original of the asset id, and
@@ -372,7 +367,7 @@ func (up *upload) readFile(part *multipart.Part, bufs *uploadBuffers, m *media) 
 		return errorf(http.StatusInsufficientStorage, "No space left in the media folder for this upload")
 	}
 	if pe := (*fs.PathError)(nil); errors.As(err, &pe) {
-		return internal(fmt.Errorf("writing the upload's file: %w", err))
+		return fmt.Errorf("writing the upload's file: %w", err)
 	}
 	if err != nil {
 		return malformed(err)
@@ -381,7 +376,7 @@ func (up *upload) readFile(part *multipart.Part, bufs *uploadBuffers, m *media) 
 		if err := bufs.file.Flush(); errors.Is(err, syscall.ENOSPC) {
 			return errorf(http.StatusInsufficientStorage, "No space left in the media folder for this upload")
 		} else if err != nil {
-			return internal(fmt.Errorf("writing the upload's file: %w", err))
+			return fmt.Errorf("writing the upload's file: %w", err)
 		}
 	}
 	f := &filePart{filename: filename, size: n, head: hw.b, video: video}
@@ -404,8 +399,8 @@ func rawFileName(part *multipart.Part) (string, error) {
 	if bad {
 		return "", errorf(http.StatusBadRequest, "Invalid file name %q: a file name is a plain name without a path or control characters", name)
 	}
-	if len(name) > maxFileNameBytes {
-		return "", errorf(http.StatusBadRequest, "The file name of %s is %d bytes long: a file name is at most %d bytes", part.FormName(), len(name), maxFileNameBytes)
+	if len(name) > store.MaxFileNameBytes {
+		return "", errorf(http.StatusBadRequest, "The file name of %s is %d bytes long: a file name is at most %d bytes", part.FormName(), len(name), store.MaxFileNameBytes)
 	}
 	return name, nil
 }
@@ -450,8 +445,8 @@ func (up *upload) validate() error {
 	up.deviceAssetID = str("deviceAssetId")
 	up.deviceID = str("deviceId")
 	for _, f := range []struct{ name, v string }{{"deviceAssetId", up.deviceAssetID}, {"deviceId", up.deviceID}} {
-		if utf8.RuneCountInString(f.v) > maxNameChars {
-			problems = append(problems, fmt.Sprintf("%s must be shorter than or equal to %d characters", f.name, maxNameChars))
+		if utf8.RuneCountInString(f.v) > store.MaxNameChars {
+			problems = append(problems, fmt.Sprintf("%s must be shorter than or equal to %d characters", f.name, store.MaxNameChars))
 		}
 	}
 
@@ -470,7 +465,7 @@ func (up *upload) validate() error {
 			problems = append(problems, d.name+" must be a Date instance", d.name+" should not be empty")
 			continue
 		}
-		t, ok := parseDate(v)
+		t, ok := dto.ParseDate(v)
 		if !ok {
 			return errorf(http.StatusBadRequest, "%s must be a date string", d.name)
 		}
@@ -502,25 +497,6 @@ func (up *upload) validate() error {
 	return nil
 }
 
-// parseDate reads an ISO 8601 date or date-time; without a zone it is UTC.
-// A date that is not in the years 0001 to 9999 once in UTC is none: the
-// API could not write it back.
-func parseDate(v string) (time.Time, bool) {
-	for _, layout := range []string{
-		time.RFC3339Nano,
-		"2006-01-02T15:04:05.999999999",
-		"2006-01-02T15:04:05.999999999Z0700",
-		"2006-01-02T15:04Z07:00",
-		"2006-01-02T15:04",
-		time.DateOnly,
-	} {
-		if t, err := time.Parse(layout, v); err == nil {
-			return t, model.InRange(t)
-		}
-	}
-	return time.Time{}, false
-}
-
 // records makes the stored asset of the upload, and the hidden video of a
 // live photo if it has one. The store gives them their ids and times.
 func (up *upload) records(owner string) (asset model.AssetRecord, live *model.AssetRecord) {
@@ -539,7 +515,7 @@ func (up *upload) records(owner string) (asset model.AssetRecord, live *model.As
 // VID_0001.mov make IMG_4022.mov), within the bound of a file name.
 func liveVideoName(still, video string) string {
 	base, ext := strings.TrimSuffix(still, path.Ext(still)), path.Ext(video)
-	for len(base)+len(ext) > maxFileNameBytes {
+	for len(base)+len(ext) > store.MaxFileNameBytes {
 		_, size := utf8.DecodeLastRuneInString(base)
 		base = base[:len(base)-size]
 	}
@@ -567,6 +543,3 @@ func (up *upload) record(owner string, f *filePart, name, typ string, visible bo
 	}
 	return a
 }
-
-// maxFileNameBytes bounds a file name, as most file systems do.
-const maxFileNameBytes = 255

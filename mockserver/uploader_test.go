@@ -56,7 +56,8 @@ func TestBulkUploadCheck(t *testing.T) {
 		{"nothing", `{}`, []any{"assets must be an array"}},
 		{"not an array", `{"assets":"x"}`, []any{"assets must be an array", "each value in nested property assets must be either object or array"}},
 		{"an empty item", `{"assets":[{}]}`, []any{"assets.0.id should not be empty", "assets.0.id must be a string", "assets.0.checksum should not be empty", "assets.0.checksum must be a string"}},
-		{"an item that is no object", `{"assets":[1]}`, []any{"each value in nested property assets must be either object or array"}},
+		{"an item that is no object", `{"assets":[1]}`, []any{"assets.each value in nested property assets must be either object or array"}},
+		{"an item that is an array", `{"assets":[[]]}`, []any{"assets.each value in nested property assets must be either object or array"}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			requireError(t, postJSON(t, srv, "/api/asset/bulk-upload-check", tt.body, "x-api-key", keyAlice), 400, tt.message)

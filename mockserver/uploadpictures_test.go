@@ -360,11 +360,11 @@ func TestCloseWaitsForThePictures(t *testing.T) {
 	var res struct{ ID string }
 	rep.json(t, &res)
 
-	Close(h)
+	h.Close()
 	assert.Contains(t, indexed(dir, blobThumb), res.ID, "the queued thumbnail was made before Close returned")
 	rep = do(t, uploadRequest(t, srv, validForm("").onlyFields().withFile("assetData", "IMG_0101.jpg", string(testJPEG(t, 32, 24))), keyAlice))
 	assert.Equal(t, http.StatusCreated, rep.status, "%s", rep.body)
-	Close(h) // twice is no harm
+	h.Close() // twice is no harm
 }
 
 // TestUploadFilesAreBounded: while every place for an upload file is taken

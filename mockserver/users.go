@@ -3,190 +3,106 @@ package mockserver
 import (
 	"net/http"
 	"time"
-	"unicode/utf8"
+
+	"github.com/mediaspec/mediaspec/mockserver/internal/dto"
+	"github.com/mediaspec/mediaspec/mockserver/internal/store"
+	"github.com/mediaspec/mediaspec/mockserver/model"
+	"github.com/mediaspec/mediaspec/mockserver/password"
 )
-
-// maxNameChars bounds every name the mock stores (users, keys, albums):
-// far above any real one.
-const maxNameChars = 1024
-
-// maxPasswordChars bounds a password: hashing reads all of it.
-const maxPasswordChars = 1024
 
 // sessionCookieAge is how long the login cookies last, as the reference sets them.
 const sessionCookieAge = 34560000 * time.Second
 
-// handleLogin is POST /api/auth/login: a new session for an email and
-// password. Credentials sent along are ignored.
-func (s *server) handleLogin() http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		b, err := readJSON(r)
-		if err != nil {
-			writeError(w, err)
-			return
-		}
-		var p problems
-		email, isStr := b.str("email")
-		if email == "" && (isStr || !b.has("email")) {
-			p.add("email should not be empty")
-		}
-		if !isStr || !isEmail(email) {
-			p.add("email must be an email")
-		}
-		pw, isStr := b.str("password")
-		if (isStr && pw == "") || !b.has("password") {
-			p.add("password should not be empty")
-		}
-		if !isStr {
-			p.add("password must be a string")
-		} else if utf8.RuneCountInString(pw) > maxPasswordChars {
-			p.add("password must be shorter than or equal to %d characters", maxPasswordChars)
-		}
-		if err := p.err(); err != nil {
-			writeError(w, err)
-			return
-		}
-		res, err := s.store.login(email, pw)
-		if err != nil {
-			writeError(w, err)
-			return
-		}
-		expires := s.cfg.Now().Add(sessionCookieAge)
-		for _, c := range []*http.Cookie{
-			{Name: "immich_access_token", Value: res.AccessToken, HttpOnly: true},
-			{Name: "immich_auth_type", Value: "password", HttpOnly: true},
-			{Name: "immich_is_authenticated", Value: "true"},
-		} {
-			c.Path, c.MaxAge, c.Expires, c.SameSite = "/", int(sessionCookieAge/time.Second), expires, http.SameSiteLaxMode
-			http.SetCookie(w, c)
-		}
-		writeJSON(w, http.StatusCreated, res)
-	})
-}
-
-// handleMyUser is GET /api/users/me.
-func (s *server) handleMyUser() http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		p, err := s.authenticateUser(r)
-		if err != nil {
-			writeError(w, err)
-			return
-		}
-		me, err := s.store.me(p.user.ID)
-		answer(w, http.StatusOK, me, err)
-	})
-}
-
-// handleCreateUserAdmin is POST /api/admin/users: an admin makes a user.
-func (s *server) handleCreateUserAdmin() http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		p, err := s.authenticateUser(r)
-		if err != nil {
-			writeError(w, err)
-			return
-		}
-		if !p.user.IsAdmin {
-			writeError(w, fail(errForbidden, "Forbidden resource"))
-			return
-		}
-		b, err := readJSON(r)
-		if err != nil {
-			writeError(w, err)
-			return
-		}
-		var nu newUser
-		var pr problems
-		email, isStr := b.str("email")
-		if !isStr || !isEmail(email) {
-			pr.add("email must be an email")
-		}
-		nu.Email = email
-		nu.Password = requiredString(b, &pr, "password", maxPasswordChars)
-		nu.Name = requiredString(b, &pr, "name", maxNameChars)
-		if b.has("storageLabel") {
-			if v, ok := b.str("storageLabel"); !ok {
-				pr.add("storageLabel must be a string")
-			} else if utf8.RuneCountInString(v) > maxNameChars {
-				pr.add("storageLabel must be shorter than or equal to %d characters", maxNameChars)
-			} else {
-				nu.StorageLabel = &v
-			}
-		}
-		if b.has("quotaSizeInBytes") {
-			if q, ok := b.int64("quotaSizeInBytes"); !ok || q < 1 {
-				pr.add("quotaSizeInBytes must be a positive number")
-			} else {
-				nu.QuotaSizeInBytes = &q
-			}
-		}
-		nu.ShouldChangePassword = true
-		for _, name := range []string{"shouldChangePassword", "notify"} {
-			if !b.has(name) {
-				continue
-			}
-			v, ok := b.boolean(name)
-			if !ok {
-				pr.add("%s must be a boolean value", name)
-			} else if name == "shouldChangePassword" {
-				nu.ShouldChangePassword = v
-			}
-		}
-		if err := pr.err(); err != nil {
-			writeError(w, err)
-			return
-		}
-		u, err := s.store.addUserAdmin(p.user, nu)
-		answer(w, http.StatusCreated, u, err)
-	})
-}
-
-// requiredString checks a required string member, with the reference's
-// messages in its order, and its length.
-func requiredString(b jsonBody, p *problems, name string, maxChars int) string {
-	v, isStr := b.str(name)
-	if !isStr {
-		p.add("%s must be a string", name)
+// login is POST /api/auth/login: a new session for an email and password.
+// Credentials sent along are ignored.
+func (s *server) login(c *call, b dto.Body) error {
+	email, _ := b.String("email")
+	pw, _ := b.String("password")
+	u, token, err := s.store.Login(email, pw)
+	if err != nil {
+		return err
 	}
-	if !b.has(name) || (isStr && v == "") {
-		p.add("%s should not be empty", name)
+	expires := s.cfg.Now().Add(sessionCookieAge)
+	for _, ck := range []*http.Cookie{
+		{Name: "immich_access_token", Value: token, HttpOnly: true},
+		{Name: "immich_auth_type", Value: "password", HttpOnly: true},
+		{Name: "immich_is_authenticated", Value: "true"},
+	} {
+		ck.Path, ck.MaxAge, ck.Expires, ck.SameSite = "/", int(sessionCookieAge/time.Second), expires, http.SameSiteLaxMode
+		http.SetCookie(c.w, ck)
 	}
-	if isStr && utf8.RuneCountInString(v) > maxChars {
-		p.add("%s must be shorter than or equal to %d characters", name, maxChars)
-	}
-	return v
-}
-
-// handleCreateAPIKey is POST /api/api-keys: a new key for the caller.
-func (s *server) handleCreateAPIKey() http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		in, err := s.read(r, s.authenticateUser, false, true)
-		if err != nil {
-			writeError(w, err)
-			return
-		}
-		p, b := in.principal, in.body
-		name := "API Key"
-		var pr problems
-		if b.has("name") {
-			v, ok := b.str("name")
-			switch {
-			case !ok:
-				pr.add("name must be a string")
-			case v == "":
-				pr.add("name should not be empty")
-			case utf8.RuneCountInString(v) > maxNameChars:
-				pr.add("name must be shorter than or equal to %d characters", maxNameChars)
-			}
-			name = v
-		}
-		if err := pr.err(); err != nil {
-			writeError(w, err)
-			return
-		}
-		key, err := s.store.addAPIKey(p.user.ID, name)
-		answer(w, http.StatusCreated, key, err)
+	return c.json(http.StatusCreated, model.Login{
+		AccessToken: token, UserID: u.ID, UserEmail: u.Email, Name: u.Name, IsAdmin: u.IsAdmin,
+		ProfileImagePath: u.ProfileImagePath, ShouldChangePassword: u.ShouldChangePassword,
 	})
 }
 
-// maxEmailChars bounds an email: the longest address mail allows.
-const maxEmailChars = 254
+// myUser is GET /api/users/me.
+func (s *server) myUser(c *call) error {
+	var out model.UserAdmin
+	err := s.read(func(v *store.View) error {
+		u := v.User(c.p().User.ID)
+		if u == nil {
+			return store.Fail(store.Unauthenticated, "Invalid user token")
+		}
+		out = userAdminAnswer(v, u)
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	return c.json(http.StatusOK, out)
+}
+
+// createUserAdmin is POST /api/admin/users: an admin makes a user. The
+// password is hashed before the store's lock is taken.
+func (s *server) createUserAdmin(c *call, b dto.Body) error {
+	nu := store.NewUser{ShouldChangePassword: true}
+	nu.Email, _ = b.String("email")
+	nu.Name, _ = b.String("name")
+	pw, _ := b.String("password")
+	nu.PasswordHash = password.Hash(pw)
+	if v, ok := b.String("storageLabel"); ok {
+		nu.StorageLabel = &v
+	}
+	if q, ok := b.Int64("quotaSizeInBytes"); ok {
+		nu.QuotaSizeInBytes = &q
+	}
+	if v, ok := b.Bool("shouldChangePassword"); ok {
+		nu.ShouldChangePassword = v
+	}
+	var out model.UserAdmin
+	err := s.store.Write(func(tx *store.Tx) error {
+		u, err := tx.AddUserAdmin(c.p().User, nu)
+		if err != nil {
+			return err
+		}
+		out = userAdminAnswer(&tx.View, u)
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	return c.json(http.StatusCreated, out)
+}
+
+// createAPIKey is POST /api/api-keys: a new key for the caller.
+func (s *server) createAPIKey(c *call, b dto.Body) error {
+	name, ok := b.String("name")
+	if !ok {
+		name = "API Key"
+	}
+	var out model.NewAPIKey
+	err := s.store.Write(func(tx *store.Tx) error {
+		k, err := tx.AddAPIKey(c.p().User.ID, name)
+		if err != nil {
+			return err
+		}
+		out = model.NewAPIKey{Secret: k.Secret, APIKey: model.APIKey{ID: k.ID, Name: k.Name, CreatedAt: k.CreatedAt, UpdatedAt: k.UpdatedAt}}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	return c.json(http.StatusCreated, out)
+}

@@ -148,7 +148,7 @@ func (s *scenario) makeLink(ctx context.Context, u *user, req map[string]any) (*
 			ID string `json:"id"`
 		}
 		albumIn := map[string]any{"albumName": req["albumName"]}
-		if ids, ok := req["assetIds"]; ok {
+		if ids, ok := req["assetIds"].([]string); ok && len(ids) > 0 {
 			albumIn["assetIds"] = ids
 		}
 		if err := s.call(ctx, "making the link's album", http.MethodPost, "/albums", creds, albumIn, &album, http.StatusCreated); err != nil {

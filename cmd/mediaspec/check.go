@@ -195,7 +195,7 @@ func startMock(apiKey, checksumHeader string, maxUpload int64, referenceShapes b
 	// The run is over when stop is called: no request is worth waiting for.
 	stop = func() {
 		_ = srv.Close()
-		mockserver.Close(h) // the picture workers, before their folder goes
+		_ = h.Close() // the picture workers, before their folder goes
 		_ = os.RemoveAll(media)
 	}
 	return "http://" + ln.Addr().String() + "/api", stop, nil

@@ -376,7 +376,7 @@ func startTarget(t *testing.T, opts func(*mockserver.Config)) (*httptest.Server,
 	}
 	h, err := mockserver.New(cfg)
 	require.NoError(t, err)
-	t.Cleanup(func() { mockserver.Close(h) }) // before its media folder goes
+	t.Cleanup(func() { _ = h.Close() }) // before its media folder goes
 	srv := httptest.NewServer(h)
 	t.Cleanup(srv.Close)
 	return srv, d

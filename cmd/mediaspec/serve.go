@@ -196,7 +196,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
-	defer mockserver.Close(h) // the picture workers, before a temporary media folder goes
+	defer func() { _ = h.Close() }() // the picture workers, before a temporary media folder goes
 
 	// Bind before saying anything, so a busy port fails at once.
 	ln, err := net.Listen("tcp", *addr)

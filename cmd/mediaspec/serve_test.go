@@ -313,7 +313,7 @@ func TestServeLogFormat(t *testing.T) {
 			require.NoError(t, err)
 			h, err := mockserver.New(mockserver.Config{Dataset: func() model.Dataset { return d }, MediaDir: "", Logger: logger})
 			require.NoError(t, err)
-			t.Cleanup(func() { mockserver.Close(h) })
+			t.Cleanup(func() { _ = h.Close() })
 			r := httptest.NewRequest(http.MethodGet, "/api/shared-links?apiKey="+defaultAPIKey+"&size=preview", nil)
 			r.Header.Set("x-mock-status", "503")
 			h.ServeHTTP(httptest.NewRecorder(), r)

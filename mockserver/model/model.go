@@ -383,7 +383,9 @@ type Person struct {
 	Faces         []Face  `json:"faces"`
 }
 
-// Asset is the API's AssetResponseDto.
+// Asset is the API's AssetResponseDto. Tags, stackParentId and stack are
+// shown only where the answer loads them (nil: absent); people always, an
+// empty list where there are none to show.
 type Asset struct {
 	ID               string     `json:"id"`
 	DeviceAssetID    string     `json:"deviceAssetId"`
@@ -408,11 +410,11 @@ type Asset struct {
 	ExifInfo         *Exif      `json:"exifInfo,omitempty"`
 	SmartInfo        *SmartInfo `json:"smartInfo,omitempty"`
 	LivePhotoVideoID *string    `json:"livePhotoVideoId"`
-	Tags             []Tag      `json:"tags,omitempty"`
-	People           []Person   `json:"people,omitempty"`
+	Tags             []Tag      `json:"tags,omitzero"`
+	People           []Person   `json:"people"`
 	Checksum         string     `json:"checksum"`
-	StackParentID    *string    `json:"stackParentId"`
-	Stack            []Asset    `json:"stack,omitempty"`
+	StackParentID    *string    `json:"stackParentId,omitempty"`
+	Stack            []Asset    `json:"stack,omitzero"`
 	StackCount       *int       `json:"stackCount"`
 	DuplicateID      *string    `json:"duplicateId"`
 	Thumbhash        *string    `json:"thumbhash"`
@@ -567,14 +569,6 @@ type BulkCheckResult struct {
 	AssetID string `json:"assetId,omitempty"`
 	Action  string `json:"action"`
 	Reason  string `json:"reason,omitempty"`
-}
-
-// AssetInfo is an asset as GET /api/asset/{id} shows it: its tags and
-// people always as lists, empty ones too. They shadow the asset's own.
-type AssetInfo struct {
-	Asset
-	Tags   []Tag    `json:"tags"`
-	People []Person `json:"people"`
 }
 
 // AssetStats is the API's AssetStatsResponseDto.

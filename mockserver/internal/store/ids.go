@@ -1,4 +1,4 @@
-package mockserver
+package store
 
 import (
 	"crypto/rand"

@@ -1,14 +1,14 @@
-package mockserver
+package store
 
 import "github.com/mediaspec/mediaspec/mockserver/model"
 
-// maxListedAssets bounds the assets one user's listing (GET /shared-links)
+// MaxListedAssets bounds the assets one user's listing (GET /shared-links)
 // shows, counted as the answer lists them: a link's own assets, and an
 // ALBUM link's album assets twice (in the album and in the link). An asset
 // takes about 2 KiB of JSON, and at most about 4 KiB with every text at its
 // limit, so the largest listing stays near 100 MiB (200 MiB at worst),
 // however the links were made. A write that would pass it is refused.
-const maxListedAssets = 50_000
+const MaxListedAssets = 50_000
 
 // linkListed is how many assets the listing shows for l: at most its own
 // and twice its album's.
@@ -34,10 +34,10 @@ func (st *state) listed(userID string) int {
 // tooManyListed is the answer to a write after which a user's listing would
 // show n assets, or nil when n is within the bound.
 func tooManyListed(n int) error {
-	if n <= maxListedAssets {
+	if n <= MaxListedAssets {
 		return nil
 	}
-	return fail(errInvalid, "Too many shared assets: the owner's shared links would list %d assets, and a listing holds at most %d", n, maxListedAssets)
+	return Fail(Invalid, "Too many shared assets: the owner's shared links would list %d assets, and a listing holds at most %d", n, MaxListedAssets)
 }
 
 // albumGrowthListed checks that every listing showing the album al, about

@@ -1,0 +1,126 @@
+package mockserver
+
+import (
+	"strings"
+
+	"github.com/mediaspec/mediaspec/mockserver/internal/dto"
+	"github.com/mediaspec/mediaspec/mockserver/internal/store"
+	"github.com/mediaspec/mediaspec/mockserver/model"
+)
+
+// The request bodies the operations take, declared as the upstream
+// declares its DTOs (server/src/dtos at 66fced40e), decorator for
+// decorator in its source order: package dto judges them as the reference
+// does. Where the mock goes beyond the reference, it says so: every
+// stored text has a limit (MaxLength), and where the reference has no
+// rule and fails with a 500, the mock has the rule a correct server would.
+
+// Shorthands for the decorators of the declarations below.
+var (
+	isString      = dto.As(dto.IsString())
+	isNotEmpty    = dto.As(dto.IsNotEmpty())
+	isArray       = dto.As(dto.IsArray())
+	isEmail       = dto.As(dto.IsEmail())
+	optional      = dto.Optional()
+	nullable      = dto.OptionalNullable()
+	optionalUUID  = dto.ValidateUUID(dto.ValidateUUIDOptions{Optional: true})
+	optionalUUIDs = dto.ValidateUUID(dto.ValidateUUIDOptions{Optional: true, Each: true})
+	uuids         = dto.ValidateUUID(dto.ValidateUUIDOptions{Each: true})
+	optionalBool  = dto.ValidateBoolean(true)
+)
+
+// toEmail is the upstream's toEmail: an email in lower case. A value that
+// is no string is left for IsEmail to refuse (the reference fails with a
+// 500 there).
+var toEmail = dto.Transform(func(_ string, v any) (any, error) {
+	if s, ok := v.(string); ok {
+		return strings.ToLower(s), nil
+	}
+	return v, nil
+})
+
+// AlbumUserCreateDto.
+var albumUserCreate = dto.NewClass("AlbumUserCreateDto",
+	dto.Field("userId", dto.ValidateUUID(dto.ValidateUUIDOptions{})),
+	dto.Field("role", dto.As(dto.IsEnum(model.RoleEditor, model.RoleViewer))),
+)
+
+// CreateAlbumDto: POST /api/albums.
+var createAlbumBody = dto.NewClass("CreateAlbumDto",
+	dto.Field("albumName", isString).Limit(store.MaxNameChars),
+	dto.Field("description", isString, optional).Limit(store.MaxDescriptionChars),
+	dto.Field("albumUsers", optional, isArray, dto.ValidateNested(albumUserCreate, true)),
+	dto.Field("assetIds", optionalUUIDs),
+)
+
+// BulkIdsDto: PUT /api/albums/{id}/assets.
+var bulkIDsBody = dto.NewClass("BulkIdsDto",
+	dto.Field("ids", uuids),
+)
+
+// AssetIdsDto: PUT and DELETE /api/shared-links/{id}/assets.
+var assetIDsBody = dto.NewClass("AssetIdsDto",
+	dto.Field("assetIds", uuids),
+)
+
+// SharedLinkCreateDto: POST /api/shared-links.
+var sharedLinkCreateBody = dto.NewClass("SharedLinkCreateDto",
+	dto.Field("type", dto.As(dto.IsEnum(model.LinkAlbum, model.LinkIndividual))),
+	dto.Field("assetIds", optionalUUIDs),
+	dto.Field("albumId", optionalUUID),
+	dto.Field("description", isString, optional).Limit(store.MaxDescriptionChars),
+	dto.Field("password", isString, optional).Limit(store.MaxPasswordChars),
+	dto.Field("expiresAt", dto.ValidateDate(dto.ValidateDateOptions{Optional: true, Nullable: true})),
+	dto.Field("allowUpload", optionalBool),
+	dto.Field("allowDownload", optionalBool),
+	dto.Field("showMetadata", optionalBool),
+)
+
+// SharedLinkEditDto: PATCH /api/shared-links/{id}. The reference declares
+// description, password, expiresAt and allowUpload without a rule (and
+// stores a number as text, or fails with a 500); the mock judges them as
+// createSharedLink does, and a null clears description, password and
+// expiresAt.
+var sharedLinkEditBody = dto.NewClass("SharedLinkEditDto",
+	dto.Field("description", isString, nullable).Limit(store.MaxDescriptionChars),
+	dto.Field("password", isString, nullable).Limit(store.MaxPasswordChars),
+	dto.Field("expiresAt", dto.ValidateDate(dto.ValidateDateOptions{Optional: true, Nullable: true})),
+	dto.Field("allowUpload", optionalBool),
+	dto.Field("allowDownload", optionalBool),
+	dto.Field("showMetadata", optionalBool),
+	dto.Field("changeExpiryTime", optionalBool),
+)
+
+// LoginCredentialDto: POST /api/auth/login.
+var loginBody = dto.NewClass("LoginCredentialDto",
+	dto.Field("email", isEmail, toEmail, isNotEmpty),
+	dto.Field("password", isString, isNotEmpty).Limit(store.MaxPasswordChars),
+)
+
+// UserAdminCreateDto: POST /api/admin/users.
+var userAdminCreateBody = dto.NewClass("UserAdminCreateDto",
+	dto.Field("email", isEmail, toEmail),
+	dto.Field("password", isNotEmpty, isString).Limit(store.MaxPasswordChars),
+	dto.Field("name", isNotEmpty, isString).Limit(store.MaxNameChars),
+	dto.Field("storageLabel", nullable, isString).Limit(store.MaxNameChars),
+	dto.Field("quotaSizeInBytes", nullable, dto.As(dto.IsNumber()), dto.As(dto.IsPositive())).Whole(),
+	dto.Field("shouldChangePassword", optionalBool),
+	dto.Field("notify", optional, dto.As(dto.IsBoolean())),
+)
+
+// APIKeyCreateDto: POST /api/api-keys.
+var apiKeyCreateBody = dto.NewClass("APIKeyCreateDto",
+	dto.Field("name", isString, isNotEmpty, optional).Limit(store.MaxNameChars),
+)
+
+// AssetBulkUploadCheckItem and AssetBulkUploadCheckDto: POST
+// /api/asset/bulk-upload-check.
+var (
+	bulkUploadCheckItem = dto.NewClass("AssetBulkUploadCheckItem",
+		dto.Field("id", isString, isNotEmpty),
+		dto.Field("checksum", isString, isNotEmpty),
+	)
+	bulkUploadCheckBody = dto.NewClass("AssetBulkUploadCheckDto",
+		dto.Field("assets", isArray, dto.ValidateNested(bulkUploadCheckItem, true)),
+	)
+)

@@ -1,0 +1,470 @@
+package store
+
+import (
+	"encoding/base64"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/mediaspec/mediaspec/mockserver/model"
+	"github.com/mediaspec/mediaspec/mockserver/password"
+)
+
+// checksumKey finds an owner's asset by the SHA-1 of its content.
+type checksumKey struct {
+	owner string
+	sum   [20]byte
+}
+
+// state is one dataset with its indexes.
+type state struct {
+	seed   int64
+	anchor model.Time
+
+	users       []*model.UserRecord
+	userByID    map[string]*model.UserRecord
+	userByEmail map[string]*model.UserRecord // by the email in lower case
+	userByKey   map[string]*model.UserRecord // by every API key: the user's own and those they made
+	usage       map[string]int64             // bytes of each user's assets, for quotas
+
+	apiKeys       []*model.APIKeyRecord
+	sessions      []*model.SessionRecord
+	sessionByHash map[string]*model.SessionRecord
+
+	people     []*model.PersonRecord
+	personByID map[string]*model.PersonRecord
+
+	tags     []*model.Tag
+	tagByID  map[string]*model.Tag
+	assets   []*model.AssetRecord // the dataset's, then the uploads in their order
+	loaded   int                  // how many of assets came with the dataset
+	assetBy  map[string]*model.AssetRecord
+	bySum    map[checksumKey]*model.AssetRecord
+	children map[string][]*model.AssetRecord // stack parent id → the rest of its stack
+
+	albums     []*model.AlbumRecord
+	albumByID  map[string]*model.AlbumRecord
+	albumLinks map[string]int // album id → how many links point to it
+
+	links       []*model.SharedLinkRecord
+	linkByID    map[string]*model.SharedLinkRecord
+	linkByKey   map[string]*model.SharedLinkRecord
+	linksByUser map[string][]*model.SharedLinkRecord
+}
+
+// decodeChecksum reads a SHA-1 written as base64 (28 characters) or hex
+// (40 characters), as clients send it in the checksum header.
+func decodeChecksum(v string) (sum [20]byte, ok bool) {
+	var b []byte
+	var err error
+	switch len(v) {
+	case 28:
+		b, err = base64.StdEncoding.DecodeString(v)
+	case 40:
+		b, err = hex.DecodeString(v)
+	default:
+		return sum, false
+	}
+	if err != nil || len(b) != len(sum) {
+		return sum, false
+	}
+	copy(sum[:], b)
+	return sum, true
+}
+
+// newState indexes d, checking that every reference in it resolves, so that
+// a hand-edited fixtures file fails at start-up and not in a request.
+func newState(d model.Dataset) (*state, error) {
+	st := &state{
+		seed:          d.Seed,
+		anchor:        d.Anchor,
+		userByID:      map[string]*model.UserRecord{},
+		userByKey:     map[string]*model.UserRecord{},
+		userByEmail:   map[string]*model.UserRecord{},
+		sessionByHash: map[string]*model.SessionRecord{},
+		usage:         map[string]int64{},
+		personByID:    map[string]*model.PersonRecord{},
+		tagByID:       map[string]*model.Tag{},
+		assetBy:       map[string]*model.AssetRecord{},
+		bySum:         map[checksumKey]*model.AssetRecord{},
+		children:      map[string][]*model.AssetRecord{},
+		albumByID:     map[string]*model.AlbumRecord{},
+		albumLinks:    map[string]int{},
+		linkByID:      map[string]*model.SharedLinkRecord{},
+		linkByKey:     map[string]*model.SharedLinkRecord{},
+		linksByUser:   map[string][]*model.SharedLinkRecord{},
+	}
+	tx := &Tx{View: View{st: st}, loading: true}
+	if len(d.Users) == 0 {
+		return nil, errors.New("users: none; users[0] is the default user, whose key serve prints")
+	}
+	for i := range d.Users {
+		if err := tx.addUser(d.Users[i]); err != nil {
+			return nil, fmt.Errorf("users[%d]: %w", i, err)
+		}
+	}
+	for i := range d.APIKeys {
+		if err := tx.addAPIKey(d.APIKeys[i]); err != nil {
+			return nil, fmt.Errorf("apiKeys[%d]: %w", i, err)
+		}
+	}
+	for i := range d.Sessions {
+		if err := tx.addSession(d.Sessions[i]); err != nil {
+			return nil, fmt.Errorf("sessions[%d]: %w", i, err)
+		}
+	}
+	for i, p := range d.People {
+		if p.ID == "" || st.personByID[p.ID] != nil {
+			return nil, fmt.Errorf("people[%d]: id %q is empty or not unique", i, p.ID)
+		}
+		if st.userByID[p.OwnerID] == nil {
+			return nil, fmt.Errorf("people[%d]: owner %q is not a user", i, p.OwnerID)
+		}
+		st.people = append(st.people, &p)
+		st.personByID[p.ID] = &p
+	}
+	for i, t := range d.Tags {
+		if t.ID == "" || st.tagByID[t.ID] != nil {
+			return nil, fmt.Errorf("tags[%d]: id %q is empty or not unique", i, t.ID)
+		}
+		if st.userByID[t.UserID] == nil {
+			return nil, fmt.Errorf("tags[%d]: user %q is not a user", i, t.UserID)
+		}
+		st.tags = append(st.tags, &t)
+		st.tagByID[t.ID] = &t
+	}
+	st.loaded = len(d.Assets)
+	for i := range d.Assets {
+		if err := tx.addAsset(d.Assets[i]); err != nil {
+			return nil, fmt.Errorf("assets[%d]: %w", i, err)
+		}
+	}
+	// References between assets are checked once all of them are known.
+	for i, a := range st.assets {
+		for _, ref := range []struct {
+			name string
+			id   *string
+		}{{"livePhotoVideoId", a.LivePhotoVideoID}, {"stackParentId", a.StackParentID}} {
+			if ref.id == nil {
+				continue
+			}
+			if o := st.assetBy[*ref.id]; o == nil || o.OwnerID != a.OwnerID {
+				return nil, fmt.Errorf("assets[%d]: %s %q is not an asset of the same owner", i, ref.name, *ref.id)
+			}
+		}
+		if a.StackParentID != nil {
+			st.children[*a.StackParentID] = append(st.children[*a.StackParentID], a)
+		}
+	}
+	for i := range d.Albums {
+		if err := tx.addAlbum(d.Albums[i]); err != nil {
+			return nil, fmt.Errorf("albums[%d]: %w", i, err)
+		}
+	}
+	for i := range d.SharedLinks {
+		if err := tx.addLink(d.SharedLinks[i]); err != nil {
+			return nil, fmt.Errorf("sharedLinks[%d]: %w", i, err)
+		}
+	}
+	return st, nil
+}
+
+// addUser checks u against the state and adds it, recording in tx how to
+// take it back. So do addAsset, addAlbum and addLink.
+func (tx *Tx) addUser(u model.UserRecord) error {
+	st := tx.st
+	switch {
+	case u.ID == "" || st.userByID[u.ID] != nil:
+		return fmt.Errorf("id %q is empty or not unique", u.ID)
+	case u.APIKey == "" || st.userByKey[u.APIKey] != nil:
+		return fmt.Errorf("apiKey of user %q is empty or not unique", u.ID)
+	case u.Email == "" || st.userByEmail[strings.ToLower(u.Email)] != nil:
+		return fmt.Errorf("email %q of user %q is empty or not unique", u.Email, u.ID)
+	case !slices.Contains(model.AvatarColors(), u.AvatarColor):
+		return fmt.Errorf("avatarColor %q is not one of %s", u.AvatarColor, strings.Join(model.AvatarColors(), ", "))
+	}
+	for _, f := range []struct {
+		name, v string
+		max     int
+	}{{"name", u.Name, MaxNameChars}, {"email", u.Email, MaxEmailChars}} {
+		if err := checkText(f.name, f.v, f.max); err != nil {
+			return err
+		}
+	}
+	if u.QuotaSizeInBytes != nil && *u.QuotaSizeInBytes < 0 {
+		return fmt.Errorf("quotaSizeInBytes of user %q is negative", u.ID)
+	}
+	if u.PasswordHash != "" {
+		if err := password.Valid(u.PasswordHash); err != nil {
+			return fmt.Errorf("passwordHash of user %q: %w", u.ID, err)
+		}
+	}
+	email := strings.ToLower(u.Email)
+	n := len(st.users)
+	st.users = append(st.users, &u)
+	st.userByID[u.ID] = &u
+	st.userByKey[u.APIKey] = &u
+	st.userByEmail[email] = &u
+	tx.did(Users, func() {
+		st.users = st.users[:n]
+		delete(st.userByID, u.ID)
+		delete(st.userByKey, u.APIKey)
+		delete(st.userByEmail, email)
+	})
+	return nil
+}
+
+func (tx *Tx) addAPIKey(k model.APIKeyRecord) error {
+	st := tx.st
+	u := st.userByID[k.UserID]
+	switch {
+	case k.ID == "" || slices.ContainsFunc(st.apiKeys, func(o *model.APIKeyRecord) bool { return o.ID == k.ID }):
+		return fmt.Errorf("id %q is empty or not unique", k.ID)
+	case u == nil:
+		return fmt.Errorf("userId %q is not a user", k.UserID)
+	case k.Secret == "" || st.userByKey[k.Secret] != nil:
+		return fmt.Errorf("the secret of key %q is empty or not unique", k.ID)
+	}
+	n := len(st.apiKeys)
+	st.apiKeys = append(st.apiKeys, &k)
+	st.userByKey[k.Secret] = u
+	tx.did(Keys, func() {
+		st.apiKeys = st.apiKeys[:n]
+		delete(st.userByKey, k.Secret)
+	})
+	return nil
+}
+
+func (tx *Tx) addSession(se model.SessionRecord) error {
+	st := tx.st
+	switch {
+	case se.ID == "":
+		return fmt.Errorf("id is empty")
+	case st.userByID[se.UserID] == nil:
+		return fmt.Errorf("userId %q is not a user", se.UserID)
+	case len(se.TokenHash) != 64 || strings.Trim(se.TokenHash, "0123456789abcdef") != "":
+		return fmt.Errorf("tokenHash of session %q is not a hex SHA-256", se.ID)
+	case st.sessionByHash[se.TokenHash] != nil:
+		return fmt.Errorf("tokenHash of session %q is not unique", se.ID)
+	}
+	n := len(st.sessions)
+	st.sessions = append(st.sessions, &se)
+	st.sessionByHash[se.TokenHash] = &se
+	tx.did(Keys, func() {
+		st.sessions = st.sessions[:n]
+		delete(st.sessionByHash, se.TokenHash)
+	})
+	return nil
+}
+
+// addAsset indexes a; references to other assets are checked by the caller.
+func (tx *Tx) addAsset(a model.AssetRecord) error {
+	st := tx.st
+	if a.ID == "" || st.assetBy[a.ID] != nil {
+		return fmt.Errorf("id %q is empty or not unique", a.ID)
+	}
+	if err := inRange(map[string]*model.Time{"fileCreatedAt": &a.FileCreatedAt, "fileModifiedAt": &a.FileModifiedAt,
+		"localDateTime": &a.LocalDateTime, "createdAt": &a.CreatedAt, "updatedAt": &a.UpdatedAt}); err != nil {
+		return err
+	}
+	if err := checkText("originalFileName", a.OriginalFileName, MaxFileNameBytes); err != nil {
+		return err
+	}
+	if a.ExifInfo != nil && a.ExifInfo.FileSizeInByte != nil && *a.ExifInfo.FileSizeInByte < 0 {
+		return fmt.Errorf("exifInfo.fileSizeInByte %d is negative", *a.ExifInfo.FileSizeInByte)
+	}
+	if st.userByID[a.OwnerID] == nil {
+		return fmt.Errorf("owner %q is not a user", a.OwnerID)
+	}
+	switch a.Type {
+	case model.AssetImage, model.AssetVideo, model.AssetAudio, model.AssetOther:
+	default:
+		return fmt.Errorf("type %q is not IMAGE, VIDEO, AUDIO or OTHER", a.Type)
+	}
+	key, err := checksumKeyOf(&a)
+	if err != nil {
+		return err
+	}
+	if st.bySum[key] != nil {
+		return fmt.Errorf("checksum %q is already an asset of owner %q", a.Checksum, a.OwnerID)
+	}
+	for _, id := range a.TagIDs {
+		if t := st.tagByID[id]; t == nil || t.UserID != a.OwnerID {
+			return fmt.Errorf("tag %q is not a tag of the owner", id)
+		}
+	}
+	for _, f := range a.Faces {
+		if p := st.personByID[f.PersonID]; p == nil || p.OwnerID != a.OwnerID {
+			return fmt.Errorf("face %q: person %q is not a person of the owner", f.ID, f.PersonID)
+		}
+	}
+	n := len(st.assets)
+	used, had := st.usage[a.OwnerID]
+	st.assets = append(st.assets, &a)
+	st.assetBy[a.ID] = &a
+	st.bySum[key] = &a
+	st.usage[a.OwnerID] += assetSize(&a)
+	tx.did(AssetsAdded, func() {
+		st.assets = st.assets[:n]
+		delete(st.assetBy, a.ID)
+		delete(st.bySum, key)
+		if had {
+			st.usage[a.OwnerID] = used
+		} else {
+			delete(st.usage, a.OwnerID)
+		}
+	})
+	return nil
+}
+
+// inRange checks that every time given (nil ones are absent) lies in the
+// years the API can write back.
+func inRange(times map[string]*model.Time) error {
+	for _, name := range slices.Sorted(maps.Keys(times)) {
+		if t := times[name]; t != nil && !t.IsZero() && !model.InRange(t.Time) {
+			return fmt.Errorf("%s %s is not in the years 0001 to 9999", name, t.UTC().Format(time.RFC3339))
+		}
+	}
+	return nil
+}
+
+// checkText checks a stored text against its limit (runes for names, bytes
+// for file names, as file systems count them).
+func checkText(name, v string, limit int) error {
+	n := utf8.RuneCountInString(v)
+	if name == "originalFileName" {
+		n = len(v)
+	}
+	if n > limit {
+		return fmt.Errorf("%s is %d long, over the limit of %d", name, n, limit)
+	}
+	return nil
+}
+
+// checksumKeyOf is where an asset is found by its content.
+func checksumKeyOf(a *model.AssetRecord) (checksumKey, error) {
+	sum, err := base64.StdEncoding.DecodeString(a.Checksum)
+	if err != nil || len(sum) != 20 {
+		return checksumKey{}, fmt.Errorf("checksum %q is not a base64 SHA-1", a.Checksum)
+	}
+	return checksumKey{owner: a.OwnerID, sum: [20]byte(sum)}, nil
+}
+
+// assetSize is what an asset counts against its owner's quota.
+func assetSize(a *model.AssetRecord) int64 {
+	if a.ExifInfo != nil && a.ExifInfo.FileSizeInByte != nil {
+		return *a.ExifInfo.FileSizeInByte
+	}
+	return 0
+}
+
+func (tx *Tx) addAlbum(al model.AlbumRecord) error {
+	st := tx.st
+	if al.ID == "" || st.albumByID[al.ID] != nil {
+		return fmt.Errorf("id %q is empty or not unique", al.ID)
+	}
+	if err := inRange(map[string]*model.Time{"createdAt": &al.CreatedAt, "updatedAt": &al.UpdatedAt}); err != nil {
+		return err
+	}
+	if err := checkText("albumName", al.AlbumName, MaxNameChars); err != nil {
+		return err
+	}
+	if st.userByID[al.OwnerID] == nil {
+		return fmt.Errorf("owner %q is not a user", al.OwnerID)
+	}
+	for _, au := range al.AlbumUsers {
+		if st.userByID[au.UserID] == nil || au.UserID == al.OwnerID {
+			return fmt.Errorf("album user %q is not a user other than the owner", au.UserID)
+		}
+		if au.Role != model.RoleEditor && au.Role != model.RoleViewer {
+			return fmt.Errorf("album user %q: role %q is not editor or viewer", au.UserID, au.Role)
+		}
+	}
+	for _, id := range al.AssetIDs {
+		a := st.assetBy[id]
+		if a == nil || (a.OwnerID != al.OwnerID && !slices.ContainsFunc(al.AlbumUsers, func(au model.AlbumUserRecord) bool { return au.UserID == a.OwnerID })) {
+			return fmt.Errorf("asset %q is not an asset of the album's owner or of one of its users", id)
+		}
+	}
+	if t := al.AlbumThumbnailAssetID; t != nil && !slices.Contains(al.AssetIDs, *t) {
+		return fmt.Errorf("albumThumbnailAssetId %q is not one of the album's assets", *t)
+	}
+	n := len(st.albums)
+	st.albums = append(st.albums, &al)
+	st.albumByID[al.ID] = &al
+	tx.did(Albums, func() {
+		st.albums = st.albums[:n]
+		delete(st.albumByID, al.ID)
+	})
+	return nil
+}
+
+func (tx *Tx) addLink(l model.SharedLinkRecord) error {
+	st := tx.st
+	if err := inRange(map[string]*model.Time{"createdAt": &l.CreatedAt, "expiresAt": l.ExpiresAt}); err != nil {
+		return err
+	}
+	switch {
+	case l.ID == "" || st.linkByID[l.ID] != nil:
+		return fmt.Errorf("id %q is empty or not unique", l.ID)
+	case l.Key == "" || st.linkByKey[l.Key] != nil:
+		return fmt.Errorf("the key of link %q is empty or not unique", l.ID)
+	}
+	if st.userByID[l.UserID] == nil {
+		return fmt.Errorf("userId %q is not a user", l.UserID)
+	}
+	switch l.Type {
+	case model.LinkAlbum:
+		if l.AlbumID == nil {
+			return fmt.Errorf("an ALBUM link has an albumId")
+		}
+	case model.LinkIndividual:
+	default:
+		return fmt.Errorf("type %q is not ALBUM or INDIVIDUAL", l.Type)
+	}
+	// Either type may name an album and assets, as the reference keeps both.
+	if l.AlbumID != nil {
+		if al := st.albumByID[*l.AlbumID]; al == nil || al.OwnerID != l.UserID {
+			return fmt.Errorf("album %q is not an album of user %q", *l.AlbumID, l.UserID)
+		}
+	}
+	seen := make(map[string]bool, len(l.AssetIDs))
+	for _, id := range l.AssetIDs {
+		if a := st.assetBy[id]; a == nil || a.OwnerID != l.UserID || seen[id] {
+			return fmt.Errorf("asset %q is not an asset of user %q, or is listed twice", id, l.UserID)
+		}
+		seen[id] = true
+	}
+	if err := tooManyListed(st.listed(l.UserID) + st.linkListed(&l)); err != nil {
+		return err
+	}
+	n, mine := len(st.links), st.linksByUser[l.UserID]
+	st.links = append(st.links, &l)
+	st.linkByID[l.ID] = &l
+	st.linkByKey[l.Key] = &l
+	st.linksByUser[l.UserID] = append(mine, &l)
+	if l.AlbumID != nil {
+		st.albumLinks[*l.AlbumID]++
+	}
+	tx.did(Links, func() {
+		st.links = st.links[:n]
+		delete(st.linkByID, l.ID)
+		delete(st.linkByKey, l.Key)
+		if mine == nil {
+			delete(st.linksByUser, l.UserID)
+		} else {
+			st.linksByUser[l.UserID] = mine
+		}
+		if l.AlbumID != nil {
+			if st.albumLinks[*l.AlbumID]--; st.albumLinks[*l.AlbumID] == 0 {
+				delete(st.albumLinks, *l.AlbumID)
+			}
+		}
+	})
+	return nil
+}
