@@ -12,8 +12,6 @@ import (
 	"strings"
 	"sync"
 	"time"
-
-	"github.com/mediaspec/mediaspec/mockserver/pictures"
 )
 
 // media is the folder where uploads are kept: each original as it came,
@@ -63,7 +61,7 @@ const (
 
 type blobKey struct {
 	kind blobKind
-	key  string // an asset id, or a placeholder's name
+	key  string // an asset id, or a poster's name
 }
 
 // blob is where a kept file lies.
@@ -280,7 +278,7 @@ func (m *media) put(kind blobKind, key string, body []byte) error {
 	return a.keep(kind, key)
 }
 
-// alias makes key's blob of kind the blob of kind from: a placeholder's
+// alias makes key's blob of kind the blob of kind from: a poster's
 // pictures are one blob, whatever the uploads that show them.
 func (m *media) alias(kind blobKind, key, from string) error {
 	m.mu.Lock()
@@ -315,14 +313,8 @@ func (m *media) has(kind blobKind, key string) bool {
 	return ok
 }
 
-// placeholderKey names the placeholder pictures of a kind and size.
-func placeholderKey(kind pictures.Kind, w, h int) string {
-	name := "still"
-	if kind == pictures.Video {
-		name = "video"
-	}
-	return fmt.Sprintf("placeholder-%s-%dx%d", name, w, h)
-}
+// posterKey names the poster pictures of a size.
+func posterKey(w, h int) string { return fmt.Sprintf("poster-%dx%d", w, h) }
 
 // close closes the pack files and the index: the folder may then go.
 func (m *media) close() error {

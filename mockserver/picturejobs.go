@@ -81,9 +81,10 @@ func (j *pictureJobs) close() {
 
 // makeUploadPictures makes an upload's thumbnail and preview from its
 // original (or the JPEG preview a RAW or HEIC file embeds), upright as its
-// EXIF orientation says, and its ThumbHash; a file that cannot be decoded
+// EXIF orientation says, and its ThumbHash. A still that cannot be decoded
 // (a format Go does not read, truncated, empty, or declaring more pixels
-// than the bound) gets a placeholder.
+// than the bound) gets none, as on the reference; a video without a cover
+// gets a poster.
 func (s *server) makeUploadPictures(id string) error {
 	var a model.AssetRecord
 	var ok bool
@@ -96,12 +97,14 @@ func (s *server) makeUploadPictures(id string) error {
 		return nil // gone (a reset) before its turn
 	}
 	img, w, h := s.decodeOriginal(id, a)
-	if img == nil {
-		kind := pictures.Still
-		if a.Type == model.AssetVideo {
-			kind = pictures.Video
-		}
-		return s.placeholderPictures(id, kind, w, h)
+	switch {
+	case img == nil && a.Type == model.AssetVideo:
+		return s.posterPictures(id, w, h)
+	case img == nil:
+		// As the reference: a file it cannot decode gets no pictures; the
+		// asset stays resized: false, thumbhash: null, and its pictures
+		// answer 404.
+		return nil
 	}
 	// The thumbnail is made from the preview: the original is read once.
 	b := img.Bounds()
@@ -131,37 +134,36 @@ func (s *server) setPictures(id, hash string) error {
 	return s.store.Write(func(tx *store.Tx) error { return tx.SetPictures(id, hash) })
 }
 
-// placeholder is a placeholder's pictures of one size in the media folder,
-// kept once and named for every upload of that size.
-type placeholder struct {
+// poster is a poster's pictures of one size in the media folder, kept
+// once and named for every upload of that size.
+type poster struct {
 	once sync.Once
 	key  string // the blobs' key in the media folder
 	hash string
 	err  error
 }
 
-// placeholderPictures gives an upload that cannot be decoded the
-// placeholder's pictures of its shape: kept once per size, then named in
-// the index, so that a crowd of uploads of files Go does not read (videos, HEIC)
-// costs their pictures almost nothing.
-func (s *server) placeholderPictures(id string, kind pictures.Kind, w, h int) error {
+// posterPictures gives a video without a cover the poster's pictures of
+// its shape: kept once per size, then named in the index, so that a crowd
+// of video uploads costs their pictures almost nothing.
+func (s *server) posterPictures(id string, w, h int) error {
 	pw, ph := pictures.Fit(w, h, pictures.PreviewSide)
-	v, _ := s.placeholders.LoadOrStore([3]int{int(kind), pw, ph}, &placeholder{})
-	p := v.(*placeholder)
+	v, _ := s.posters.LoadOrStore([2]int{pw, ph}, &poster{})
+	p := v.(*poster)
 	p.once.Do(func() {
-		thumb, preview, hash, err := pictures.PlaceholderPictures(kind, w, h)
+		thumb, preview, hash, err := pictures.PosterPictures(w, h)
 		if err != nil {
 			p.err = err
 			return
 		}
-		p.key = placeholderKey(kind, pw, ph)
+		p.key = posterKey(pw, ph)
 		p.hash = base64.StdEncoding.EncodeToString(hash)
 		if p.err = s.media.put(blobThumb, p.key, thumb); p.err == nil {
 			p.err = s.media.put(blobPreview, p.key, preview)
 		}
 	})
 	if p.err != nil {
-		return fmt.Errorf("the placeholder: %w", p.err)
+		return fmt.Errorf("the poster: %w", p.err)
 	}
 	if err := s.media.alias(blobThumb, id, p.key); err != nil {
 		return fmt.Errorf("the thumbnail: %w", err)
@@ -173,10 +175,9 @@ func (s *server) placeholderPictures(id string, kind pictures.Kind, w, h int) er
 }
 
 // decodeOriginal is an upload's picture, upright; or nil, with the size a
-// placeholder takes (the size its upload read, from EXIF or a video's
-// boxes, upright; else 4:3 for a still and 16:9 for a video), where the
-// file cannot be decoded. A video's
-// picture is the cover stored in it, if any.
+// poster takes (the size its upload read, from a video's boxes, upright;
+// else 16:9), where the file cannot be decoded. A video's picture is the
+// cover stored in it, if any.
 func (s *server) decodeOriginal(id string, a model.AssetRecord) (img image.Image, w, h int) {
 	w, h = 1920, 1440
 	if a.Type == model.AssetVideo {

@@ -83,7 +83,7 @@ type server struct {
 	pictures                 *pictureCache
 	media                    *media // nil: uploads are not kept
 	pictureJobs              *pictureJobs
-	placeholders             sync.Map // [2]int{w, h} of the preview → *placeholder
+	posters                  sync.Map // [2]int{w, h} of the preview → *poster
 }
 
 // Server is a mock server: the handler of its API and control API, and

@@ -140,37 +140,49 @@ func packBytes(dir string) int64 {
 	return n
 }
 
-// TestUploadsThatAreNotPicturesGetPlaceholders: an empty file, a truncated
+// TestUploadsThatAreNotPicturesGetNoPictures: an empty file, a truncated
 // one, text named .png, a PNG declaring 100,000 × 100,000 pixels and a
-// video: each upload is stored, and gets a placeholder thumbnail, never a
-// 500 and never a crash.
-func TestUploadsThatAreNotPicturesGetPlaceholders(t *testing.T) {
-	srv, _ := newMediaServer(t)
+// HEIC that is none: each upload is stored, with its original, and gets
+// no pictures, as on the reference: resized false, thumbhash null, and
+// 404 for its thumbnail and preview. Never a 500, never a crash.
+func TestUploadsThatAreNotPicturesGetNoPictures(t *testing.T) {
+	h, err := New(Config{Dataset: testDataset, Now: testNow, MediaDir: t.TempDir()})
+	require.NoError(t, err)
+	srv := httptest.NewServer(h)
+	t.Cleanup(srv.Close)
 	cut := testJPEG(t, 320, 240)
-	for name, content := range map[string][]byte{
+	uploads := map[string][]byte{
 		"empty.jpg":  nil,
 		"cut.jpg":    cut[:len(cut)/2],
 		"notes.png":  []byte("these are not the pixels you are looking for"),
 		"bomb.png":   pngBomb(t),
-		"clip.mp4":   []byte("\x00\x00\x00\x18ftypmp42 not really a video"),
 		"photo.heic": []byte("\x00\x00\x00\x18ftypheic not a HEIC file"),
-	} {
-		declared := map[string]int{"cut.jpg": 240}
-		if declared[name] == 0 {
-			declared[name] = 1080
-		}
+	}
+	ids := map[string]string{}
+	for name, content := range uploads {
+		rep := do(t, uploadRequest(t, srv, validForm("").onlyFields().withFile("assetData", name, string(content)), keyAlice))
+		require.Equal(t, http.StatusCreated, rep.status, "%s: %s", name, rep.body)
+		var res struct{ ID string }
+		rep.json(t, &res)
+		ids[name] = res.ID
+	}
+	require.NoError(t, h.Close()) // every queued picture job has run
+	for name, id := range ids {
 		t.Run(name, func(t *testing.T) {
-			rep := do(t, uploadRequest(t, srv, validForm("").onlyFields().withFile("assetData", name, string(content)), keyAlice))
-			require.Equal(t, http.StatusCreated, rep.status, "%s", rep.body)
-			var res struct{ ID string }
-			rep.json(t, &res)
-			img := decodeImage(t, waitForPicture(t, srv, "/api/asset/thumbnail/"+res.ID))
-			// The shape its header declares (the cut JPEG's 320×240), else 4:3
-			// or a video's 16:9, never enlarged.
-			assert.Equal(t, min(250, declared[name]), min(img.Bounds().Dx(), img.Bounds().Dy()))
-			orig := do(t, newRequest(t, http.MethodGet, srv.URL+"/api/asset/file/"+res.ID, nil, "x-api-key", keyAlice))
+			rep := do(t, newRequest(t, http.MethodGet, srv.URL+"/api/asset/"+id, nil, "x-api-key", keyAlice))
+			var a struct {
+				Resized   bool    `json:"resized"`
+				Thumbhash *string `json:"thumbhash"`
+			}
+			rep.json(t, &a)
+			assert.False(t, a.Resized)
+			assert.Nil(t, a.Thumbhash)
+			for _, path := range []string{"/api/asset/thumbnail/" + id, "/api/asset/thumbnail/" + id + "?format=JPEG", "/api/asset/file/" + id + "?isThumb=true"} {
+				requireError(t, do(t, newRequest(t, http.MethodGet, srv.URL+path, nil, "x-api-key", keyAlice)), 404, "No thumbnail found for asset "+id)
+			}
+			orig := do(t, newRequest(t, http.MethodGet, srv.URL+"/api/asset/file/"+id, nil, "x-api-key", keyAlice))
 			assert.Equal(t, http.StatusOK, orig.status)
-			assert.Equal(t, string(content), string(orig.body), "the original is what came, whatever it is")
+			assert.Equal(t, string(uploads[name]), string(orig.body), "the original is what came, whatever it is")
 		})
 	}
 }
@@ -294,7 +306,7 @@ func TestVideoUploadShowsAPoster(t *testing.T) {
 	}
 	clip, err := fixtures.ReadFile(fixtures.ClipMP4)
 	require.NoError(t, err)
-	poster, _, _, err := pictures.PlaceholderPictures(pictures.Video, 64, 64)
+	poster, _, _, err := pictures.PosterPictures(64, 64)
 	require.NoError(t, err)
 	assert.Equal(t, poster, thumbnail(fixtures.ClipMP4, clip).body, "the poster of the clip's 64×64")
 

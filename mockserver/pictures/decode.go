@@ -119,32 +119,6 @@ func Hash(img image.Image) []byte {
 	return thumbhash.Encode(w, h, small.Pix)
 }
 
-// Placeholder is the picture of a file the mock cannot decode (a format Go
-// does not read, a truncated or empty file, a bomb): a soft grey of the
-// asset's shape, never blank.
-func Placeholder(w, h int) *image.RGBA {
-	img := image.NewRGBA(image.Rect(0, 0, w, h))
-	for y := range h {
-		row := img.Pix[y*img.Stride : y*img.Stride+4*w]
-		for x := range w {
-			v := uint8(150 + 60*(x+y)/max(1, w+h))
-			row[4*x], row[4*x+1], row[4*x+2], row[4*x+3] = v, v, v+8, 255
-		}
-	}
-	return img
-}
-
-// Kind is what a placeholder stands for.
-type Kind int
-
-// The kinds of placeholder: a still that cannot be decoded gets a soft grey
-// of its shape; a video, whose frames Go cannot decode, a generated poster
-// frame.
-const (
-	Still Kind = iota
-	Video
-)
-
 // Poster is the frame shown for a video without a cover picture: a dark
 // slate of the video's shape with a play button in its middle, so a grid
 // tells it from a photo that failed.
@@ -171,35 +145,31 @@ func Poster(w, h int) *image.RGBA {
 	return img
 }
 
-// PlaceholderPictures are a placeholder's thumbnail (WEBP) and preview
-// (JPEG) for a picture of w×h, and its ThumbHash: encoded once per kind and
-// size in the process, as they depend on nothing else.
-func PlaceholderPictures(kind Kind, w, h int) (thumb, preview, hash []byte, err error) {
-	paint := Placeholder
-	if kind == Video {
-		paint = Poster
-	}
+// PosterPictures are a poster's thumbnail (WEBP) and preview (JPEG) for a
+// video of w×h, and its ThumbHash: encoded once per size in the process,
+// as they depend on nothing else.
+func PosterPictures(w, h int) (thumb, preview, hash []byte, err error) {
 	pw, ph := Fit(w, h, PreviewSide)
 	tw, th := Fit(w, h, ThumbnailSide)
-	v, _ := placeholders.LoadOrStore([5]int{int(kind), tw, th, pw, ph}, &encodedPlaceholder{})
-	e := v.(*encodedPlaceholder)
+	v, _ := posters.LoadOrStore([4]int{tw, th, pw, ph}, &encodedPoster{})
+	e := v.(*encodedPoster)
 	e.once.Do(func() {
-		thumbImg := paint(tw, th)
+		thumbImg := Poster(tw, th)
 		e.hash = Hash(thumbImg)
 		if e.thumb, e.err = WebP(thumbImg); e.err == nil {
-			e.preview, e.err = JPEG(paint(pw, ph))
+			e.preview, e.err = JPEG(Poster(pw, ph))
 		}
 	})
 	return e.thumb, e.preview, e.hash, e.err
 }
 
-type encodedPlaceholder struct {
+type encodedPoster struct {
 	once                 sync.Once
 	thumb, preview, hash []byte
 	err                  error
 }
 
-var placeholders sync.Map // [5]int{kind, thumb w, h, preview w, h} → *encodedPlaceholder
+var posters sync.Map // [4]int{thumb w, h, preview w, h} → *encodedPoster
 
 // maxEmbeddedScan bounds the file EmbeddedJPEG reads whole: RAW files carry
 // their previews anywhere in them. maxEmbeddedTries bounds the JPEG starts
