@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/mediaspec/mediaspec/mockserver/model"
+	"github.com/mediaspec/mediaspec/openapi"
 )
 
 // The ids of answersDataset beyond testDataset's.
@@ -85,20 +86,45 @@ func keys(list ...string) []string {
 	return slices.Compact(out)
 }
 
-// The keys of an asset answer: those every full answer has, and those of
-// a link that hides metadata.
+// The keys of an asset answer: what only some answers load (the owner,
+// exifInfo, and what reading the asset itself loads), and all that a link
+// that hides metadata shows. Every other key of the document's
+// AssetResponseDto is in every full answer.
 const (
-	baseKeys = `id deviceAssetId ownerId deviceId libraryId type originalPath originalFileName fileCreatedAt
-		fileModifiedAt localDateTime updatedAt isFavorite isArchived isTrashed isOffline hasMetadata resized
-		duration livePhotoVideoId people checksum stackCount duplicateId thumbhash`
+	relationKeys  = `owner exifInfo`
 	detailKeys    = `tags smartInfo stackParentId stack`
 	sanitizedKeys = `id type thumbhash localDateTime resized duration livePhotoVideoId hasMetadata`
 )
+
+// documentedAssetKeys is every property of AssetResponseDto in the
+// project's OpenAPI document.
+func documentedAssetKeys(t *testing.T) []string {
+	t.Helper()
+	var doc struct {
+		Components struct {
+			Schemas map[string]struct {
+				Properties map[string]any `json:"properties"`
+			} `json:"schemas"`
+		} `json:"components"`
+	}
+	require.NoError(t, json.Unmarshal(openapi.JSON(), &doc))
+	props := doc.Components.Schemas["AssetResponseDto"].Properties
+	require.NotEmpty(t, props)
+	return slices.Sorted(maps.Keys(props))
+}
+
+// without is list less the keys named.
+func without(list []string, names ...string) []string {
+	drop := keys(names...)
+	return slices.DeleteFunc(slices.Clone(list), func(k string) bool { return slices.Contains(drop, k) })
+}
 
 // TestAssetAnswersShowWhatTheirAudienceMay lists, for every place an asset
 // is shown and every audience, every key the answer has: the allowlists,
 // proven against the answers themselves.
 func TestAssetAnswersShowWhatTheirAudienceMay(t *testing.T) {
+	full := documentedAssetKeys(t)
+	base := without(full, relationKeys, detailKeys)
 	for _, reference := range []bool{false, true} {
 		srv := newTestServer(t, func(c *Config) { c.Dataset = answersDataset; c.ReferenceShapes = reference })
 		get := func(path string, headers ...string) []byte {
@@ -108,9 +134,9 @@ func TestAssetAnswersShowWhatTheirAudienceMay(t *testing.T) {
 		}
 		asset, album := "/api/asset/"+aliceAssetID, "/api/albums/"+testAlbumID
 		alice, bob := []string{"x-api-key", keyAlice}, []string{"x-api-key", keyBob}
-		listed := keys(baseKeys, "owner exifInfo")
+		listed := without(full, detailKeys)
 		if reference {
-			listed = keys(baseKeys)
+			listed = base
 		}
 		for _, tt := range []struct {
 			name string
@@ -118,18 +144,18 @@ func TestAssetAnswersShowWhatTheirAudienceMay(t *testing.T) {
 			path []string
 			want []string
 		}{
-			{"an asset, to its owner", get(asset, alice...), nil, keys(baseKeys, detailKeys, "owner exifInfo")},
-			{"an asset, to an album's viewer", get(asset, bob...), nil, keys(baseKeys, detailKeys, "owner exifInfo")},
-			{"an asset, to a link's holder", get(asset, "x-immich-share-key", albumLink), nil, keys(baseKeys, detailKeys, "exifInfo")},
+			{"an asset, to its owner", get(asset, alice...), nil, full},
+			{"an asset, to an album's viewer", get(asset, bob...), nil, full},
+			{"an asset, to a link's holder", get(asset, "x-immich-share-key", albumLink), nil, without(full, "owner")},
 			{"an asset, through a link that hides metadata", get(asset, "x-immich-share-key", hiddenLink), nil, keys(sanitizedKeys)},
-			{"an album's assets, to its owner", get(album, alice...), []string{"assets"}, keys(baseKeys, "exifInfo")},
-			{"an album's assets, to its viewer", get(album, bob...), []string{"assets"}, keys(baseKeys, "exifInfo")},
-			{"an album's assets, to a link's holder", get(album, "x-immich-share-key", albumLink), []string{"assets"}, keys(baseKeys, "exifInfo")},
-			{"a link's assets, to its owner", get("/api/shared-links/00000000-0000-4000-8000-00000000001a", alice...), []string{"assets"}, keys(baseKeys, "exifInfo")},
-			{"a link's assets, to its holder", get("/api/shared-links/me", "x-immich-share-key", albumLink), []string{"assets"}, keys(baseKeys, "exifInfo")},
+			{"an album's assets, to its owner", get(album, alice...), []string{"assets"}, without(full, "owner", detailKeys)},
+			{"an album's assets, to its viewer", get(album, bob...), []string{"assets"}, without(full, "owner", detailKeys)},
+			{"an album's assets, to a link's holder", get(album, "x-immich-share-key", albumLink), []string{"assets"}, without(full, "owner", detailKeys)},
+			{"a link's assets, to its owner", get("/api/shared-links/00000000-0000-4000-8000-00000000001a", alice...), []string{"assets"}, without(full, "owner", detailKeys)},
+			{"a link's assets, to its holder", get("/api/shared-links/me", "x-immich-share-key", albumLink), []string{"assets"}, without(full, "owner", detailKeys)},
 			{"a link's assets, to its holder, hiding metadata", get("/api/shared-links/me", "x-immich-share-key", hiddenLink), []string{"assets"}, keys(sanitizedKeys)},
 			{"a listed link's assets", get("/api/shared-links", alice...), nil, listed},
-			{"the control API's assets", get("/__mock/assets", alice...), nil, keys(baseKeys, detailKeys, "owner exifInfo")},
+			{"the control API's assets", get("/__mock/assets", alice...), nil, full},
 		} {
 			t.Run(map[bool]string{false: "full/", true: "reference/"}[reference]+tt.name, func(t *testing.T) {
 				if tt.name == "a listed link's assets" {

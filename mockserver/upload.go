@@ -42,6 +42,7 @@ func (s *server) upload(c *call) error {
 	// Checked before the checksum header, so that a link holder without
 	// upload rights cannot probe which checksums exist.
 	if p.Link != nil && !p.Link.AllowUpload {
+		// The contract's error, with its name (the reference's has none).
 		return &apiError{status: http.StatusUnauthorized, message: "Unauthorized"}
 	}
 	if v := r.Header.Get(s.cfg.ChecksumHeader); v != "" {

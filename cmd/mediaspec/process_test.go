@@ -193,7 +193,7 @@ func TestServeStopsOnInterrupt(t *testing.T) {
 	ahead, err := net.Dial("tcp", host)
 	require.NoError(t, err)
 	defer ahead.Close()
-	time.Sleep(100 * time.Millisecond) // both are served, and idle
+	waitAccepted(t, portOf(t, host)) // both are served, and idle
 
 	start := time.Now()
 	require.NoError(t, cmd.Process.Signal(os.Interrupt))

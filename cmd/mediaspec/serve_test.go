@@ -14,6 +14,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"net/http/httptrace"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -233,6 +234,11 @@ func TestServeStopsWithARequestInFlight(t *testing.T) {
 	require.NoError(t, err)
 	r.Header.Set("x-api-key", "mediaspec-dev-key")
 	r.Header.Set("x-mock-delay", "1m")
+	conn, wrote := make(chan net.Conn, 1), make(chan struct{})
+	r = r.WithContext(httptrace.WithClientTrace(r.Context(), &httptrace.ClientTrace{
+		GotConn:      func(info httptrace.GotConnInfo) { conn <- info.Conn },
+		WroteRequest: func(httptrace.WroteRequestInfo) { close(wrote) },
+	}))
 	answered := make(chan error, 1)
 	go func() {
 		resp, err := http.DefaultClient.Do(r)
@@ -242,7 +248,11 @@ func TestServeStopsWithARequestInFlight(t *testing.T) {
 		}
 		answered <- err
 	}()
-	time.Sleep(300 * time.Millisecond) // for the request to arrive; the log below proves it did
+	// The request has arrived once the client wrote all of it and the
+	// server read all of it; the log below proves it was in flight.
+	c := <-conn
+	<-wrote
+	waitRead(t, portOf(t, base), c)
 
 	require.NoError(t, cmd.Process.Signal(os.Interrupt))
 	select {
@@ -367,7 +377,7 @@ func BenchmarkServeStop(b *testing.B) {
 		resp.Body.Close()
 		ahead, err := net.Dial("tcp", ln.Addr().String())
 		require.NoError(b, err)
-		time.Sleep(10 * time.Millisecond) // accepted, and idle
+		waitAccepted(b, ln.Addr().(*net.TCPAddr).Port) // accepted, and idle
 		b.StartTimer()
 		cancel()
 		require.NoError(b, <-done)
