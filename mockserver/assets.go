@@ -55,7 +55,7 @@ func bulkCheckItems(data []byte) ([]store.BulkCheckItem, error) {
 	}
 	b, err := bulkUploadCheckBody.Decode(data)
 	if err != nil {
-		return nil, bodyError(data, err)
+		return nil, bodyError(err)
 	}
 	var items []store.BulkCheckItem
 	for _, o := range b.Objects("assets") {

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/mediaspec/mediaspec/mockserver/internal/dto"
 	"github.com/mediaspec/mediaspec/mockserver/internal/store"
 	"github.com/mediaspec/mediaspec/mockserver/model"
 )
@@ -32,7 +33,11 @@ func decodeBody(r *http.Request, v any, optional bool) error {
 		return nil
 	}
 	if err := json.Unmarshal(data, new(json.RawMessage)); err != nil {
-		return errorf(http.StatusBadRequest, "%s", parseErrorText(data, err))
+		msg, bad := dto.SyntaxMessage(data)
+		if !bad {
+			msg = "Unexpected end of JSON input"
+		}
+		return errorf(http.StatusBadRequest, "%s", msg)
 	}
 	if key, ok := repeatedKey(data); ok {
 		return errorf(http.StatusBadRequest, "Body is not the expected JSON: %q is given twice", key)

@@ -87,7 +87,7 @@ func TestLoginRefused(t *testing.T) {
 		{"a number for the email", `{"email":5,"password":"x"}`, 400, []any{"email must be an email"}},
 		{"a number for the password", `{"email":"alice@example.com","password":5}`, 400, []any{"password must be a string"}},
 		{"malformed JSON", `{"email":`, 400, "Unexpected end of JSON input"},
-		{"a stray character", `{"email":"a"}}`, 400, "Unexpected token } in JSON at position 13"},
+		{"a stray character", `{"email":"a"}}`, 400, "Unexpected non-whitespace character after JSON at position 13"},
 		{"a huge password", `{"email":"alice@example.com","password":"` + strings.Repeat("p", 2000) + `"}`, 400, []any{"password must be shorter than or equal to 1024 characters"}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {

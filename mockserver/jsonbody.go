@@ -1,7 +1,6 @@
 package mockserver
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -9,7 +8,6 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/mediaspec/mediaspec/mockserver/internal/store"
 )
@@ -33,18 +31,6 @@ func readJSONBytes(r *http.Request) ([]byte, error) {
 		return nil, errorf(http.StatusRequestEntityTooLarge, "The request body is larger than the limit of %d bytes", maxJSONBody)
 	}
 	return data, nil
-}
-
-// parseErrorText is a JSON syntax error in the words of the reference's
-// parser (JavaScript's JSON.parse), never Go's.
-func parseErrorText(data []byte, err error) string {
-	var se *json.SyntaxError
-	if !errors.As(err, &se) || strings.Contains(se.Error(), "unexpected end") {
-		return "Unexpected end of JSON input"
-	}
-	pos := max(se.Offset-1, 0)
-	r, _ := utf8.DecodeRune(data[pos:])
-	return fmt.Sprintf("Unexpected token %c in JSON at position %d", r, pos)
 }
 
 // problems collects the failed rules of a request, in the reference's

@@ -2,6 +2,7 @@ package mockserver
 
 import (
 	"errors"
+	"fmt"
 	"net/http"
 	"strings"
 
@@ -136,7 +137,7 @@ func readBody(r *http.Request, class *dto.Class) (dto.Body, error) {
 	}
 	b, err := class.Decode(data)
 	if err != nil {
-		return nil, bodyError(data, err)
+		return nil, bodyError(err)
 	}
 	return b, nil
 }
@@ -144,16 +145,19 @@ func readBody(r *http.Request, class *dto.Class) (dto.Body, error) {
 // bodyError is the answer to a body that class.Decode refused: every
 // failed rule, the one message of a transform that threw, or the parser's
 // words for malformed JSON.
-func bodyError(data []byte, err error) error {
+func bodyError(err error) error {
 	var problems dto.Problems
 	var thrown dto.Thrown
+	var syntax dto.SyntaxError
 	switch {
 	case errors.As(err, &problems):
 		return store.InvalidFields(problems)
 	case errors.As(err, &thrown):
 		return store.Fail(store.Invalid, "%s", string(thrown))
+	case errors.As(err, &syntax):
+		return errorf(http.StatusBadRequest, "%s", string(syntax))
 	}
-	return errorf(http.StatusBadRequest, "%s", parseErrorText(data, err))
+	return fmt.Errorf("reading a body: %w", err)
 }
 
 // read runs f with the store as it is.

@@ -405,9 +405,13 @@ func TestUploadFilesAreBounded(t *testing.T) {
 	_, err := pw.Write(body[:len(body)-100]) // all but the end of the file
 	require.NoError(t, err)
 	// Once the stalled upload holds the place, one more is refused.
+	// Each try is a new file: one that got in before the stalled upload
+	// held the place is no duplicate of the last upload below.
 	var refused reply
+	tries := 0
 	require.Eventually(t, func() bool {
-		refused = do(t, uploadRequest(t, srv, validForm("").onlyFields().withFile("assetData", "IMG_0201.jpg", string(testJPEG(t, 32, 24))), keyAlice))
+		tries++
+		refused = do(t, uploadRequest(t, srv, validForm("").onlyFields().withFile("assetData", "IMG_0201.jpg", string(testJPEG(t, 32+tries, 24))), keyAlice))
 		return refused.status == http.StatusServiceUnavailable
 	}, 5*time.Second, 10*time.Millisecond, "the stalled upload holds the only place")
 	requireError(t, refused, 503, "Too many uploads are arriving at once; try again in a moment")

@@ -442,20 +442,30 @@ type Problems []string
 
 func (p Problems) Error() string { return strings.Join(p, "; ") }
 
-// Decode reads a JSON object (data; empty or null: no member) as c
-// declares it. The error is Problems, every failed rule; a Thrown, the one
-// message of a transform; or a syntax error of data.
+// SyntaxError is the reference's message for a body it cannot parse
+// (SyntaxMessage).
+type SyntaxError string
+
+func (e SyntaxError) Error() string { return string(e) }
+
+// Decode reads a JSON body (data; empty: no member) as c declares it: an
+// object's members; an array has none. The error is Problems, every failed
+// rule; a Thrown, the one message of a transform; or a SyntaxError, as
+// the reference's body parser refuses data.
 func (c *Class) Decode(data []byte) (Body, error) {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
 	var v any
-	if len(bytes.TrimSpace(data)) > 0 {
+	if len(data) > 0 {
+		first := bytes.TrimLeft(data, " \t\r\n")
+		if len(first) == 0 || (first[0] != '{' && first[0] != '[') {
+			return nil, syntaxError(data)
+		}
+		dec := json.NewDecoder(bytes.NewReader(data))
+		dec.UseNumber()
 		if err := dec.Decode(&v); err != nil {
-			return nil, err
+			return nil, syntaxError(data)
 		}
 		if _, err := dec.Token(); !errors.Is(err, io.EOF) {
-			// Something after the value: the parser's own error says where.
-			return nil, json.Unmarshal(data, new(any))
+			return nil, syntaxError(data) // something after the value
 		}
 	}
 	obj, _ := v.(map[string]any)
@@ -463,6 +473,15 @@ func (c *Class) Decode(data []byte) (Body, error) {
 		obj = map[string]any{}
 	}
 	return c.Validate(obj)
+}
+
+// syntaxError is the reference's refusal of data, which Go's decoder
+// refused too.
+func syntaxError(data []byte) error {
+	if msg, bad := SyntaxMessage(data); bad {
+		return SyntaxError(msg)
+	}
+	return SyntaxError("Unexpected end of JSON input")
 }
 
 // Validate judges obj, a JSON object decoded with UseNumber, as c declares it.

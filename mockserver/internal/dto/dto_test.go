@@ -107,11 +107,15 @@ func TestMalformedBodiesAreSyntaxErrors(t *testing.T) {
 	for _, body := range []string{`{"albumName":`, `{"albumName":"x"}}`, `{x}`} {
 		_, err := createAlbum.Decode([]byte(body))
 		require.Error(t, err, body)
-		assert.NotErrorAs(t, err, new(Problems), body)
+		assert.ErrorAs(t, err, new(SyntaxError), body)
 	}
-	for _, body := range []string{``, `   `, `[1]`, `"x"`} {
+	for _, body := range []string{``, `[1]`} {
 		_, err := createAlbum.Decode([]byte(body))
 		assert.Equal(t, Problems{"albumName must be a string"}, err, "%q has no members", body)
+	}
+	for body, want := range map[string]string{`   `: "Unexpected end of JSON input", `"x"`: `Unexpected token '"', ""x"" is not valid JSON`} {
+		_, err := createAlbum.Decode([]byte(body))
+		assert.Equal(t, SyntaxError(want), err, "%q: the body parser's strict check", body)
 	}
 }
 
