@@ -29,10 +29,12 @@ type answerCache struct {
 	bytes, budget int
 }
 
-// encodedAnswer is an answer as JSON, at a stamp of the store.
+// encodedAnswer is an answer as JSON, with its ETag, at a stamp of the
+// store.
 type encodedAnswer struct {
 	stamp uint64
 	body  []byte
+	etag  string
 }
 
 func newAnswerCache(db *store.Store) *answerCache {
@@ -44,12 +46,12 @@ func newAnswerCache(db *store.Store) *answerCache {
 // store's read lock and returns views of the records, which are encoded
 // after it is released; records never change once stored, so the views
 // stay true.
-func (c *answerCache) encoded(key string, shows store.Change, build func(v *store.View) (any, error)) ([]byte, error) {
+func (c *answerCache) encoded(key string, shows store.Change, build func(v *store.View) (any, error)) (encodedAnswer, error) {
 	c.mu.RLock()
 	cached, ok := c.answers[key]
 	c.mu.RUnlock()
 	if ok && cached.stamp == c.db.Stamp(shows) {
-		return cached.body, nil
+		return cached, nil
 	}
 	var stamp uint64
 	var v any
@@ -59,14 +61,15 @@ func (c *answerCache) encoded(key string, shows store.Change, build func(v *stor
 		v, err = build(view)
 	})
 	if err != nil {
-		return nil, err
+		return encodedAnswer{}, err
 	}
 	body, err := json.Marshal(v)
 	if err != nil {
-		return nil, fmt.Errorf("encoding an answer: %w", err)
+		return encodedAnswer{}, fmt.Errorf("encoding an answer: %w", err)
 	}
-	c.put(key, encodedAnswer{stamp: stamp, body: body})
-	return body, nil
+	a := encodedAnswer{stamp: stamp, body: body, etag: etagOf(body)}
+	c.put(key, a)
+	return a, nil
 }
 
 // put keeps an answer, within the bounds: past them, every answer kept is

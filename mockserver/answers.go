@@ -414,9 +414,31 @@ func userAdminAnswer(v *store.View, u *model.UserRecord) model.UserAdmin {
 		updated = u.CreatedAt
 	}
 	usage := v.Usage(u.ID)
+	status := store.StatusActive
+	if store.Deleted(u) {
+		status = store.StatusDeleted
+	}
 	return model.UserAdmin{
 		User: u.User, StorageLabel: u.StorageLabel, ShouldChangePassword: u.ShouldChangePassword,
-		IsAdmin: u.IsAdmin, CreatedAt: u.CreatedAt, UpdatedAt: updated,
-		QuotaSizeInBytes: u.QuotaSizeInBytes, QuotaUsageInBytes: &usage, Status: "active",
+		IsAdmin: u.IsAdmin, CreatedAt: u.CreatedAt, UpdatedAt: updated, DeletedAt: u.DeletedAt,
+		QuotaSizeInBytes: u.QuotaSizeInBytes, QuotaUsageInBytes: &usage, Status: status,
 	}
+}
+
+// sessionAnswer is a login as its user sees it, current the one the
+// request came with.
+func sessionAnswer(se, current *model.SessionRecord) model.Session {
+	updated := se.UpdatedAt
+	if updated.IsZero() {
+		updated = se.CreatedAt
+	}
+	return model.Session{
+		ID: se.ID, CreatedAt: se.CreatedAt, UpdatedAt: updated, Current: current != nil && current.ID == se.ID,
+		DeviceOS: se.DeviceOS, DeviceType: se.DeviceType,
+	}
+}
+
+// apiKeyAnswer is a key as its user sees it: never its secret.
+func apiKeyAnswer(k *model.APIKeyRecord) model.APIKey {
+	return model.APIKey{ID: k.ID, Name: k.Name, CreatedAt: k.CreatedAt, UpdatedAt: k.UpdatedAt}
 }

@@ -5,11 +5,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"time"
 
 	"github.com/mediaspec/mediaspec/mockserver/internal/store"
 	"github.com/mediaspec/mediaspec/mockserver/model"
-	"github.com/mediaspec/mediaspec/mockserver/pictures"
 )
 
 // bulkUploadCheck is POST /api/asset/bulk-upload-check: which files of an
@@ -156,44 +154,4 @@ func noCacheOnError(h http.Handler) http.Handler {
 		w.Header().Set("Cache-Control", "none")
 		h.ServeHTTP(w, r)
 	})
-}
-
-// profileImage is GET /api/users/{id}/profile-image: a portrait the mock
-// paints for a user whose profileImagePath is set (the same for the same
-// user), as image/jpeg like the reference; the reference's 404 for the
-// others.
-func (s *server) profileImage(c *call) error {
-	var u model.UserRecord
-	err := s.read(func(v *store.View) error {
-		found := v.User(c.id)
-		if found == nil {
-			return store.Fail(store.Invalid, "User not found")
-		}
-		u = *found
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	if u.ProfileImagePath == "" {
-		return errorf(http.StatusNotFound, "User does not have a profile image")
-	}
-	key := "profile/" + u.ID + "/" + u.AvatarColor
-	body, ok := s.pictures.get(key)
-	if !ok {
-		if body, err = pictures.JPEG(pictures.Portrait(u.ID, u.AvatarColor)); err != nil {
-			return fmt.Errorf("painting the profile image of %s: %w", u.ID, err)
-		}
-		s.pictures.put(key, body)
-	}
-	h := c.w.Header()
-	h.Set("Cache-Control", "public, max-age=0")
-	h.Set("Content-Type", "image/jpeg")
-	_ = http.NewResponseController(c.w).SetWriteDeadline(time.Now().Add(writeDeadline(len(body))))
-	changed := u.UpdatedAt
-	if changed.IsZero() {
-		changed = u.CreatedAt
-	}
-	http.ServeContent(c.w, c.r, "", changed.Time, bytes.NewReader(body))
-	return nil
 }

@@ -17,14 +17,17 @@ type presented struct {
 }
 
 // presentedCredentials are the credentials r may carry, where the reference
-// looks for them, in the order it tries them: a shared link's key (query
-// key, header x-immich-share-key), a session's access token
-// (Authorization: Bearer, cookie immich_access_token, header
-// x-immich-user-token), an API key (header x-api-key, query apiKey). A nil
-// value was not presented.
+// looks for them, in the order it tries them: a shared link's key (header
+// x-immich-share-key, query key), a session's access token (headers
+// x-immich-user-token and x-immich-session-token, query sessionKey,
+// Authorization: Bearer, cookie immich_access_token), an API key (header
+// x-api-key, query apiKey). A nil value was not presented.
 func presentedCredentials(r *http.Request, q url.Values) (shareKeys, sessions, apiKeys []presented) {
-	shareKeys = []presented{{"share-key", query(q, "key")}, {"share-key", header(r, "x-immich-share-key")}}
-	sessions = []presented{{"bearer", bearer(r)}, {"cookie", cookie(r, "immich_access_token")}, {"user-token", header(r, "x-immich-user-token")}}
+	shareKeys = []presented{{"share-key", header(r, "x-immich-share-key")}, {"share-key", query(q, "key")}}
+	sessions = []presented{
+		{"user-token", header(r, "x-immich-user-token")}, {"user-token", header(r, "x-immich-session-token")},
+		{"user-token", query(q, "sessionKey")}, {"bearer", bearer(r)}, {"cookie", cookie(r, "immich_access_token")},
+	}
 	apiKeys = []presented{{"api-key", header(r, "x-api-key")}, {"api-key", query(q, "apiKey")}}
 	return shareKeys, sessions, apiKeys
 }

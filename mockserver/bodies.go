@@ -124,3 +124,64 @@ var (
 		dto.Field("assets", isArray, dto.ValidateNested(bulkUploadCheckItem, true)),
 	)
 )
+
+// SignUpDto: POST /api/auth/admin-sign-up (LoginCredentialDto's members,
+// then name).
+var signUpBody = dto.NewClass("SignUpDto",
+	dto.Field("name", isString, isNotEmpty).Limit(store.MaxNameChars),
+	dto.Field("email", isEmail, toEmail, isNotEmpty),
+	dto.Field("password", isString, isNotEmpty).Limit(store.MaxPasswordChars),
+)
+
+// ChangePasswordDto: POST /api/auth/change-password.
+var changePasswordBody = dto.NewClass("ChangePasswordDto",
+	dto.Field("password", isString, isNotEmpty).Limit(store.MaxPasswordChars),
+	dto.Field("newPassword", isString, isNotEmpty, dto.As(dto.MinLength(8))).Limit(store.MaxPasswordChars),
+)
+
+// UserUpdateMeDto: PUT /api/users/me.
+var userUpdateMeBody = dto.NewClass("UserUpdateMeDto",
+	dto.Field("email", optional, isEmail, toEmail),
+	dto.Field("password", optional, isNotEmpty, isString).Limit(store.MaxPasswordChars),
+	dto.Field("name", optional, isString, isNotEmpty).Limit(store.MaxNameChars),
+)
+
+// UserAdminUpdateDto: PUT /api/admin/users/{id}.
+var userAdminUpdateBody = dto.NewClass("UserAdminUpdateDto",
+	dto.Field("email", optional, isEmail, toEmail),
+	dto.Field("password", optional, isNotEmpty, isString).Limit(store.MaxPasswordChars),
+	dto.Field("name", optional, isString, isNotEmpty).Limit(store.MaxNameChars),
+	dto.Field("storageLabel", nullable, isString).Limit(store.MaxNameChars),
+	dto.Field("shouldChangePassword", optionalBool),
+	dto.Field("quotaSizeInBytes", nullable, dto.As(dto.IsNumber()), dto.As(dto.IsPositive())).Whole(),
+)
+
+// UserAdminDeleteDto: DELETE /api/admin/users/{id}.
+var userAdminDeleteBody = dto.NewClass("UserAdminDeleteDto",
+	dto.Field("force", optionalBool),
+)
+
+// UserPreferencesUpdateDto, with its AvatarUpdate and MemoryUpdate: PUT
+// /api/users/me/preferences and /api/admin/users/{id}/preferences.
+var (
+	avatarUpdate = dto.NewClass("AvatarUpdate",
+		dto.Field("color", optional, dto.As(dto.IsEnum(model.AvatarColors()...))),
+	)
+	memoryUpdate = dto.NewClass("MemoryUpdate",
+		dto.Field("enabled", optionalBool),
+	)
+	preferencesUpdateBody = dto.NewClass("UserPreferencesUpdateDto",
+		dto.Field("avatar", optional, dto.ValidateNested(avatarUpdate, false)),
+		dto.Field("memories", optional, dto.ValidateNested(memoryUpdate, false)),
+	)
+)
+
+// APIKeyUpdateDto: PUT /api/api-keys/{id}.
+var apiKeyUpdateBody = dto.NewClass("APIKeyUpdateDto",
+	dto.Field("name", isString, isNotEmpty).Limit(store.MaxNameChars),
+)
+
+// AdminOnboardingUpdateDto: POST /api/system-metadata/admin-onboarding.
+var adminOnboardingBody = dto.NewClass("AdminOnboardingUpdateDto",
+	dto.Field("isOnboarded", dto.As(dto.IsBoolean())),
+)

@@ -268,18 +268,24 @@ func (s *server) controlAssets(c *call) error {
 }
 
 // controlReset is POST /__mock/reset: back to the start-up dataset, or with
-// {"empty": true} to nothing but the default user.
+// {"empty": true} to nothing but the default user, and with
+// "keepDefaultUser": false to no user at all, as a server freshly
+// installed, whose first admin signs up.
 func (s *server) controlReset(c *call) error {
 	type request struct {
-		Empty bool `json:"empty"`
+		Empty           bool  `json:"empty"`
+		KeepDefaultUser *bool `json:"keepDefaultUser"`
 	}
 	var req request
 	if err := decodeBody(c.r, &req, true); err != nil {
 		return err
 	}
+	if req.KeepDefaultUser != nil && !req.Empty {
+		return store.Fail(store.Invalid, "keepDefaultUser is for an empty reset: send it with \"empty\": true")
+	}
 	d := s.cfg.Dataset()
 	if req.Empty {
-		d = emptyDataset(d)
+		d = EmptyDataset(d, orDefault(req.KeepDefaultUser, true))
 	}
 	if err := s.store.Replace(d); err != nil {
 		return fmt.Errorf("resetting: %w", err)
@@ -287,9 +293,14 @@ func (s *server) controlReset(c *call) error {
 	return c.json(http.StatusOK, map[string]any{"reset": true, "empty": req.Empty})
 }
 
-// emptyDataset keeps only d's default user, its first.
-func emptyDataset(d model.Dataset) model.Dataset {
-	users := d.Users[:min(1, len(d.Users))]
+// EmptyDataset is d without its data: with keepDefaultUser, its default
+// user (its first) alone; else no user at all, as a server freshly
+// installed.
+func EmptyDataset(d model.Dataset, keepDefaultUser bool) model.Dataset {
+	var users []model.UserRecord
+	if keepDefaultUser {
+		users = d.Users[:min(1, len(d.Users))]
+	}
 	return model.Dataset{Seed: d.Seed, Anchor: d.Anchor, Users: users}
 }
 

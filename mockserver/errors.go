@@ -98,10 +98,21 @@ func writeDeadline(n int) time.Duration {
 }
 
 // writeRawJSON writes an already encoded JSON body, each piece within its
-// deadline.
+// deadline, with its ETag.
 func writeRawJSON(w http.ResponseWriter, status int, body []byte) {
-	rc := http.NewResponseController(w)
+	writeTagged(w, status, body, etagOf(body))
+}
+
+// writeTagged is writeRawJSON of a body whose ETag is known: 304 without
+// it to a request whose If-None-Match names it.
+func writeTagged(w http.ResponseWriter, status int, body []byte, etag string) {
 	h := w.Header()
+	h.Set("ETag", etag)
+	if notModified(w, status, etag) {
+		w.WriteHeader(http.StatusNotModified)
+		return
+	}
+	rc := http.NewResponseController(w)
 	h.Set("Content-Type", "application/json")
 	h.Set("Content-Length", strconv.Itoa(len(body)))
 	// Not every ResponseWriter can set deadlines (a recorder in a test).
@@ -175,16 +186,4 @@ func clientGone(w http.ResponseWriter) {
 
 // loggingWriterOf finds the request log's writer, wherever it sits in the
 // chain of writers that wrap one another.
-func loggingWriterOf(w http.ResponseWriter) *loggingWriter {
-	for w != nil {
-		if lw, ok := w.(*loggingWriter); ok {
-			return lw
-		}
-		u, ok := w.(interface{ Unwrap() http.ResponseWriter })
-		if !ok {
-			return nil
-		}
-		w = u.Unwrap()
-	}
-	return nil
-}
+func loggingWriterOf(w http.ResponseWriter) *loggingWriter { return writerOf[*loggingWriter](w) }

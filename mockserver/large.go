@@ -36,13 +36,14 @@ func (l largeAnswers) take(w http.ResponseWriter) bool {
 
 func (l largeAnswers) release() { <-l }
 
-// write writes an encoded answer, in one of the places if it is large.
-func (l largeAnswers) write(w http.ResponseWriter, status int, body []byte) {
+// write writes an encoded answer with its ETag, in one of the places if it
+// is large.
+func (l largeAnswers) write(w http.ResponseWriter, status int, body []byte, etag string) {
 	if len(body) >= largeAnswer {
 		if !l.take(w) {
 			return
 		}
 		defer l.release()
 	}
-	writeRawJSON(w, status, body)
+	writeTagged(w, status, body, etag)
 }

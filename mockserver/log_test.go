@@ -101,7 +101,9 @@ func TestLogNamesTheError(t *testing.T) {
 	calls := 0
 	dataset := func() model.Dataset {
 		if calls++; calls > 1 {
-			return model.Dataset{}
+			d := testDataset()
+			d.Assets[0].OwnerID = "00000000-0000-4000-8000-00000000dead" // no user's
+			return d
 		}
 		return testDataset()
 	}
@@ -116,8 +118,8 @@ func TestLogNamesTheError(t *testing.T) {
 
 	rep = do(t, newRequest(t, http.MethodPost, srv.URL+"/__mock/reset", nil, "Content-Type", "application/json"))
 	requireError(t, rep, http.StatusInternalServerError, "Internal server error")
-	assert.NotContains(t, string(rep.body), "users", "the client is not told the detail")
-	assert.NotEmpty(t, log.line("level=ERROR", "status=500", `message="Internal server error"`, "the dataset: users: none"), log.String())
+	assert.NotContains(t, string(rep.body), "owner", "the client is not told the detail")
+	assert.NotEmpty(t, log.line("level=ERROR", "status=500", `message="Internal server error"`, "is not a user"), log.String())
 
 	rep = do(t, newRequest(t, http.MethodGet, srv.URL+"/api/shared-links", nil, "x-api-key", keyAlice))
 	assert.Equal(t, http.StatusOK, rep.status, "the failed reset kept the state")

@@ -57,6 +57,7 @@ const (
 	blobOriginal blobKind = 'o'
 	blobThumb    blobKind = 't'
 	blobPreview  blobKind = 'p'
+	blobProfile  blobKind = 'u' // a user's profile image, by its path
 )
 
 type blobKey struct {

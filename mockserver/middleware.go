@@ -23,6 +23,7 @@ const maxMockDelay = time.Minute
 // 431 too), the header limit, the x-mock-* headers and the configured latency.
 func (s *server) middleware(h http.Handler) http.Handler {
 	h = s.latency(h)
+	h = conditional(h)
 	h = guardControl(h)
 	h = mockHeaders(h)
 	h = limitHeaders(h)

@@ -4,7 +4,7 @@ import "net/http"
 
 // specJSON serves the project's OpenAPI document as JSON, without credentials.
 func (s *server) specJSON(c *call) error {
-	writeRawJSON(c.w, http.StatusOK, s.openapiJSON)
+	writeTagged(c.w, http.StatusOK, s.openapiJSON, s.openapiETag)
 	return nil
 }
 

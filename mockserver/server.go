@@ -77,10 +77,12 @@ type server struct {
 	mux     *http.ServeMux
 
 	openapiJSON, openapiYAML []byte
+	openapiETag              string
 	uploadBuffers            *bufferPool
 	large                    largeAnswers
 	datasets                 largeAnswers
 	pictures                 *pictureCache
+	profiles                 *profileImages
 	media                    *media // nil: uploads are not kept
 	pictureJobs              *pictureJobs
 	posters                  sync.Map // [2]int{w, h} of the preview → *poster
@@ -136,6 +138,7 @@ func newServer(cfg Config) (*server, error) {
 	}
 	s := &server{cfg: cfg, store: st, answers: newAnswerCache(st), log: cfg.Logger, mux: http.NewServeMux()}
 	s.openapiJSON, s.openapiYAML = openapi.JSON(), openapi.YAML()
+	s.openapiETag = etagOf(s.openapiJSON)
 	s.uploadBuffers = newBufferPool()
 	s.large = make(largeAnswers, maxLargeAnswers)
 	s.datasets = make(largeAnswers, maxDatasetAnswers)
@@ -149,6 +152,7 @@ func newServer(cfg Config) (*server, error) {
 		}
 		s.pictureJobs = startPictureJobs(pictureWorkers, s.log, s.makeUploadPictures)
 	}
+	s.profiles = newProfileImages(s.media)
 	s.routes()
 	return s, nil
 }

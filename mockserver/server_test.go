@@ -198,7 +198,7 @@ func TestReadDatasetErrors(t *testing.T) {
 		{"type", `{"seed": "one"}`, "line 1, column 15"},
 		{"unknown field", `{"sead": 1}`, `unknown field "sead"`},
 		{"trailing", `{} {}`, "data after the dataset"},
-		{"no users", `{"seed": 1}`, "users: none; users[0] is the default user"},
+		{"a user without a key", `{"users":[{"id":"u1","name":"Ana","email":"ana@example.com","avatarColor":"red"}]}`, `users[0]: apiKey of user "u1" is empty`},
 		{"dangling owner", `{"users":[{"id":"u1","name":"Ana","email":"ana@example.com","avatarColor":"red","apiKey":"k1"}], "assets":[{"id":"a","ownerId":"ghost","type":"IMAGE","checksum":"x"}]}`, `assets[0]: owner "ghost" is not a user`},
 	} {
 		t.Run(tt.name, func(t *testing.T) {

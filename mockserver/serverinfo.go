@@ -1,8 +1,12 @@
 package mockserver
 
 import (
+	"math"
 	"net/http"
+	"slices"
+	"strconv"
 
+	"github.com/mediaspec/mediaspec/mockserver/internal/store"
 	"github.com/mediaspec/mediaspec/mockserver/model"
 )
 
@@ -50,4 +54,125 @@ func mediaTypes(c *call) error {
 		Image   []string `json:"image"`
 		Sidecar []string `json:"sidecar"`
 	}{model.VideoExtensions(), model.ImageExtensions(), model.SidecarExtensions()})
+}
+
+// The server's settings as the reference's defaults have them: the mock
+// has no settings to change.
+const (
+	trashDays       = 30
+	userDeleteDelay = 7
+)
+
+// serverConfig is GET /api/server-info/config: what the web app reads to
+// decide where a visitor goes (isInitialized: the server has an admin;
+// isOnboarded: the admin went through onboarding).
+func (s *server) serverConfig(c *call) error {
+	var initialized, onboarded bool
+	s.store.Read(func(v *store.View) { initialized, onboarded = v.HasAdmin(), v.AdminOnboarded() })
+	return c.json(http.StatusOK, struct {
+		LoginPageMessage string `json:"loginPageMessage"`
+		TrashDays        int    `json:"trashDays"`
+		UserDeleteDelay  int    `json:"userDeleteDelay"`
+		OAuthButtonText  string `json:"oauthButtonText"`
+		IsInitialized    bool   `json:"isInitialized"`
+		IsOnboarded      bool   `json:"isOnboarded"`
+		ExternalDomain   string `json:"externalDomain"`
+	}{"", trashDays, userDeleteDelay, "Login with OAuth", initialized, onboarded, ""})
+}
+
+// serverFeatures is GET /api/server-info/features: what the mock does, as
+// the reference's flags say it (no machine learning, no OAuth, no mail).
+func serverFeatures(c *call) error {
+	return c.json(http.StatusOK, map[string]bool{
+		"smartSearch": false, "facialRecognition": false, "duplicateDetection": false, "map": true,
+		"reverseGeocoding": true, "sidecar": true, "search": true, "trash": true, "oauth": false,
+		"oauthAutoLaunch": false, "passwordLogin": true, "configFile": false, "email": false,
+	})
+}
+
+// serverTheme is GET /api/server-info/theme: no custom CSS.
+func serverTheme(c *call) error {
+	return c.json(http.StatusOK, map[string]string{"customCss": ""})
+}
+
+// customCSS is GET /custom.css at the server's root: the theme's CSS, none.
+func customCSS(c *call) error {
+	c.w.Header().Set("Content-Type", "text/css; charset=utf-8")
+	c.w.Header().Set("Content-Length", "0")
+	c.w.WriteHeader(http.StatusOK)
+	return nil
+}
+
+// serverStorage is GET /api/server-info/storage: the disk of the media
+// folder (or of the working folder without one), in the reference's
+// units.
+func (s *server) serverStorage(c *call) error {
+	dir := "."
+	if s.media != nil {
+		dir = s.media.dir
+	}
+	total, free, available := diskUsage(dir)
+	used := total - free
+	percent := 0.0
+	if total > 0 {
+		percent = math.Round(float64(used)/float64(total)*10000) / 100
+	}
+	return c.json(http.StatusOK, struct {
+		DiskSize            string  `json:"diskSize"`
+		DiskUse             string  `json:"diskUse"`
+		DiskAvailable       string  `json:"diskAvailable"`
+		DiskSizeRaw         int64   `json:"diskSizeRaw"`
+		DiskUseRaw          int64   `json:"diskUseRaw"`
+		DiskAvailableRaw    int64   `json:"diskAvailableRaw"`
+		DiskUsagePercentage float64 `json:"diskUsagePercentage"`
+	}{humanSize(total), humanSize(used), humanSize(available), total, used, available, percent})
+}
+
+// humanSize writes bytes as the reference does (asHumanReadable): the
+// largest binary unit, one decimal.
+func humanSize(n int64) string {
+	units := []string{"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"}
+	v := float64(n)
+	i := 0
+	for v >= 1024 && i < len(units)-1 {
+		v /= 1024
+		i++
+	}
+	decimals := 1
+	if i == 0 {
+		decimals = 0
+	}
+	return strconv.FormatFloat(v, 'f', decimals, 64) + " " + units[i]
+}
+
+// serverStatistics is GET /api/server-info/statistics (admins): photos,
+// videos and bytes of every user not deleted, the oldest user first.
+func (s *server) serverStatistics(c *call) error {
+	type usage struct {
+		UserID           string `json:"userId"`
+		UserName         string `json:"userName"`
+		Photos           int    `json:"photos"`
+		Videos           int    `json:"videos"`
+		Usage            int64  `json:"usage"`
+		QuotaSizeInBytes *int64 `json:"quotaSizeInBytes"`
+	}
+	out := struct {
+		Photos      int     `json:"photos"`
+		Videos      int     `json:"videos"`
+		Usage       int64   `json:"usage"`
+		UsageByUser []usage `json:"usageByUser"`
+	}{UsageByUser: []usage{}}
+	s.store.Read(func(v *store.View) {
+		users := v.UserList(false)
+		slices.Reverse(users)
+		for _, u := range users {
+			st := v.Statistics(u.ID, nil, nil, nil)
+			n := usage{UserID: u.ID, UserName: u.Name, Photos: st.Images, Videos: st.Videos, Usage: v.Usage(u.ID), QuotaSizeInBytes: u.QuotaSizeInBytes}
+			out.Photos += n.Photos
+			out.Videos += n.Videos
+			out.Usage += n.Usage
+			out.UsageByUser = append(out.UsageByUser, n)
+		}
+	})
+	return c.json(http.StatusOK, out)
 }

@@ -23,13 +23,13 @@ const listingShows = store.Everything &^ store.AssetsAdded &^ store.Keys
 // first. It is encoded once and answered from memory until a write
 // changes what it shows: frontends poll it.
 func (s *server) sharedLinks(c *call) error {
-	body, err := s.answers.encoded("links\x00"+c.p().User.ID+"\x00"+refKey(c.aud), listingShows, func(v *store.View) (any, error) {
+	a, err := s.answers.encoded("links\x00"+c.p().User.ID+"\x00"+refKey(c.aud), listingShows, func(v *store.View) (any, error) {
 		return listing(v, c.aud), nil
 	})
 	if err != nil {
 		return err
 	}
-	s.large.write(c.w, http.StatusOK, body)
+	s.large.write(c.w, http.StatusOK, a.body, a.etag)
 	return nil
 }
 
@@ -258,11 +258,7 @@ func (s *server) mySharedLink(c *call) error {
 		return err
 	}
 	if token != "" && password != nil && !strings.Contains(token, ",") && !slices.Contains(tokens, token) {
-		http.SetCookie(c.w, &http.Cookie{
-			Name: "immich_shared_link_token", Value: url.QueryEscape(token), Path: "/",
-			MaxAge: int(linkTokenCookieAge / time.Second), Expires: s.cfg.Now().Add(linkTokenCookieAge),
-			HttpOnly: true, SameSite: http.SameSiteLaxMode,
-		})
+		setCookie(c.w, "immich_shared_link_token", url.QueryEscape(token), linkTokenCookieAge, true, s.cfg.Now())
 	}
 	return c.json(http.StatusOK, out)
 }

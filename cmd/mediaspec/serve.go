@@ -41,6 +41,7 @@ type datasetFlags struct {
 	password string
 	links    int
 	users    int
+	empty    bool
 }
 
 // isDatasetFlag says whether register adds the flag of that name.
@@ -57,6 +58,7 @@ func (f *datasetFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.password, "password", fake.DefaultPassword, "every generated user's password, for POST /api/auth/login")
 	fs.IntVar(&f.links, "links", defaultLinks, "shared links of the default user")
 	fs.IntVar(&f.users, "users", defaultUsers, "users besides the default one, each with links of their own")
+	fs.BoolVar(&f.empty, "empty", false, "start with no user at all, as a freshly installed server: the first admin signs up (POST /api/auth/admin-sign-up)")
 }
 
 // generate makes the dataset the flags describe; now gives "today".
@@ -161,6 +163,9 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	} else if d, err = df.generate(time.Now()); err != nil {
 		return err
 	}
+	if df.empty {
+		d = mockserver.EmptyDataset(d, false)
+	}
 	media, temporary, reused := *mediaDir, false, false
 	if media == "" && d.MediaDir != "" {
 		// A dataset written by a mock that kept its uploads: reuse them,
@@ -207,14 +212,20 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if tcp, ok := ln.Addr().(*net.TCPAddr); ok && tcp.IP.IsUnspecified() {
 		fmt.Fprintf(stdout, "(on every interface, as --addr %s asks: other machines reach it too)\n", *addr)
 	}
-	fmt.Fprintf(stdout, "API key: %s (header x-api-key)\n", d.Users[0].APIKey)
+	if len(d.Users) == 0 {
+		fmt.Fprintf(stdout, "no user yet, as a freshly installed server: the first admin signs up (POST /api/auth/admin-sign-up)\n")
+	} else {
+		fmt.Fprintf(stdout, "API key: %s (header x-api-key)\n", d.Users[0].APIKey)
+	}
 	fmt.Fprintf(stdout, "dataset: seed %d, anchor %s, %d users, %d shared links\n", d.Seed, d.Anchor.Format(time.DateOnly), len(d.Users), len(d.SharedLinks))
 	if reused {
 		fmt.Fprintf(stdout, "media: the dataset's folder %s, with its uploads and their pictures\n", media)
 	}
-	if *fixtures == "" {
+	switch {
+	case len(d.Users) == 0:
+	case *fixtures == "":
 		fmt.Fprintf(stdout, "login: %s, password %s (POST /api/auth/login; every user has this password)\n", d.Users[0].Email, df.password)
-	} else {
+	default:
 		fmt.Fprintf(stdout, "login: %s, with the password the dataset was made with\n", d.Users[0].Email)
 	}
 	if l, ok := uploadLink(d, time.Now()); ok {

@@ -176,6 +176,9 @@ type Dataset struct {
 	APIKeys []APIKeyRecord `json:"apiKeys,omitempty"`
 	// Sessions are the logins that are still valid.
 	Sessions []SessionRecord `json:"sessions,omitempty"`
+	// AdminOnboarded: the first admin went through the web app's
+	// onboarding.
+	AdminOnboarded bool `json:"adminOnboarded,omitempty"`
 	// MediaDir is the folder that holds the uploads' files and pictures,
 	// where the mock that wrote the dataset kept them; serve --fixtures
 	// reuses it.
@@ -197,6 +200,20 @@ type UserRecord struct {
 	CreatedAt        Time   `json:"createdAt"`
 	// UpdatedAt is when the user last changed; zero means CreatedAt.
 	UpdatedAt Time `json:"updatedAt,omitzero"`
+	// DeletedAt is when an admin deleted the user; nil while they are
+	// active. A deleted user can be restored.
+	DeletedAt *Time `json:"deletedAt,omitempty"`
+	// Preferences are what the user changed of their preferences; nil
+	// fields keep the defaults.
+	Preferences *PreferencesRecord `json:"preferences,omitempty"`
+}
+
+// PreferencesRecord is what a user set of their preferences.
+type PreferencesRecord struct {
+	// AvatarColor is the colour the user chose; without one, it comes
+	// from their email.
+	AvatarColor     *string `json:"avatarColor,omitempty"`
+	MemoriesEnabled *bool   `json:"memoriesEnabled,omitempty"`
 }
 
 // APIKeyRecord is an API key a user made. The secret works as x-api-key.
@@ -216,6 +233,12 @@ type SessionRecord struct {
 	UserID    string `json:"userId"`
 	TokenHash string `json:"tokenHash"`
 	CreatedAt Time   `json:"createdAt"`
+	// UpdatedAt is when the session was last changed; zero means CreatedAt.
+	UpdatedAt Time `json:"updatedAt,omitzero"`
+	// DeviceType and DeviceOS say what logged in (the browser, or the
+	// app's device), as its User-Agent told.
+	DeviceType string `json:"deviceType,omitempty"`
+	DeviceOS   string `json:"deviceOS,omitempty"`
 }
 
 // PersonRecord is a person recognised in a user's library.
@@ -463,6 +486,26 @@ type SharedLink struct {
 	AllowUpload   bool    `json:"allowUpload"`
 	AllowDownload bool    `json:"allowDownload"`
 	ShowMetadata  bool    `json:"showMetadata"`
+}
+
+// Session is the API's SessionResponseDto.
+type Session struct {
+	ID         string `json:"id"`
+	CreatedAt  Time   `json:"createdAt"`
+	UpdatedAt  Time   `json:"updatedAt"`
+	Current    bool   `json:"current"`
+	DeviceOS   string `json:"deviceOS"`
+	DeviceType string `json:"deviceType"`
+}
+
+// Preferences is the API's UserPreferencesResponseDto.
+type Preferences struct {
+	Memories struct {
+		Enabled bool `json:"enabled"`
+	} `json:"memories"`
+	Avatar struct {
+		Color string `json:"color"`
+	} `json:"avatar"`
 }
 
 // UserAdmin is the API's UserAdminResponseDto: a user as they and admins see themselves.

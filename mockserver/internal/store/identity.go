@@ -56,12 +56,20 @@ func avatarColorByID(id string) string {
 // that it does not tell which emails exist.
 var errBadLogin = Fail(Unauthenticated, "Incorrect email or password")
 
+// Device is what logged in: the browser, or the app's device, and its
+// system, as the request told.
+type Device struct{ Type, OS string }
+
 // Login checks an email (in any case) and password and starts a session:
 // the user and the new access token. The password is checked outside the
 // lock: hashing takes milliseconds on purpose.
-func (db *Store) Login(email, pw string) (*model.UserRecord, string, error) {
+func (db *Store) Login(email, pw string, device Device) (*model.UserRecord, string, error) {
 	var u *model.UserRecord
-	db.Read(func(v *View) { u = v.UserByEmail(email) })
+	db.Read(func(v *View) {
+		if u = v.UserByEmail(email); u != nil && Deleted(u) {
+			u = nil
+		}
+	})
 	if u == nil || u.PasswordHash == "" {
 		return nil, "", errBadLogin
 	}
@@ -72,10 +80,14 @@ func (db *Store) Login(email, pw string) (*model.UserRecord, string, error) {
 	}
 	token := db.newToken()
 	err := db.Write(func(tx *Tx) error {
-		if tx.User(u.ID) != u { // gone, or replaced by a reset, while the password was checked
+		if tx.User(u.ID) != u { // changed, gone, or replaced by a reset, while the password was checked
 			return errBadLogin
 		}
-		se := model.SessionRecord{ID: db.newID(), UserID: u.ID, TokenHash: tokenHash(token), CreatedAt: tx.Tick()}
+		now := tx.Tick()
+		se := model.SessionRecord{
+			ID: db.newID(), UserID: u.ID, TokenHash: tokenHash(token), CreatedAt: now, UpdatedAt: now,
+			DeviceType: device.Type, DeviceOS: device.OS,
+		}
 		if err := tx.addSession(se); err != nil {
 			return internal(err)
 		}
@@ -85,6 +97,32 @@ func (db *Store) Login(email, pw string) (*model.UserRecord, string, error) {
 		return nil, "", err
 	}
 	return u, token, nil
+}
+
+// ChangePassword sets the user's new password (hashed outside the lock),
+// once their current one is checked: else 400 Wrong password.
+func (db *Store) ChangePassword(userID, current, next string) (*model.UserRecord, error) {
+	var u *model.UserRecord
+	db.Read(func(v *View) { u = v.ActiveUser(userID) })
+	if u == nil {
+		return nil, Fail(Unauthenticated, "Invalid user token")
+	}
+	if ok, err := password.Check(u.PasswordHash, current); err != nil && u.PasswordHash != "" {
+		return nil, internal(err)
+	} else if !ok {
+		return nil, Fail(Invalid, "Wrong password")
+	}
+	hash := password.Hash(next)
+	var out *model.UserRecord
+	err := db.Write(func(tx *Tx) error {
+		if tx.User(userID) != u {
+			return Fail(Invalid, "Wrong password") // changed while the password was checked
+		}
+		var err error
+		out, err = tx.UpdateUser(userID, UserPatch{PasswordHash: &hash})
+		return err
+	})
+	return out, err
 }
 
 // AddAPIKey makes a new API key for the user.

@@ -22,6 +22,8 @@ type Credentials struct {
 type Principal struct {
 	User *model.UserRecord
 	Link *model.SharedLinkRecord
+	// Session is the login the request came with, if it came with one.
+	Session *model.SessionRecord
 	// Locked: the link has a password and no token of the request opens it.
 	Locked bool
 }
@@ -41,21 +43,22 @@ func (v *View) Authenticate(c Credentials) (Principal, error) {
 	st := v.st
 	switch {
 	case c.ShareKey != nil:
+		// A deleted user's links open no more.
 		l := st.linkByKey[*c.ShareKey]
-		if l == nil || (l.ExpiresAt != nil && !l.ExpiresAt.After(v.Now())) {
+		if l == nil || (l.ExpiresAt != nil && !l.ExpiresAt.After(v.Now())) || v.ActiveUser(l.UserID) == nil {
 			return Principal{}, Fail(Unauthenticated, "Invalid share key")
 		}
 		locked := Protected(l) && !slices.Contains(c.LinkTokens, LinkToken(l))
 		return Principal{User: st.userByID[l.UserID], Link: l, Locked: locked}, nil
 	case c.Session != nil:
 		se := st.sessionByHash[tokenHash(*c.Session)]
-		if se == nil {
+		if se == nil || v.ActiveUser(se.UserID) == nil {
 			return Principal{}, Fail(Unauthenticated, "Invalid user token")
 		}
-		return Principal{User: st.userByID[se.UserID]}, nil
+		return Principal{User: st.userByID[se.UserID], Session: se}, nil
 	case c.APIKey != nil:
 		u := st.userByKey[*c.APIKey]
-		if u == nil {
+		if u == nil || Deleted(u) {
 			return Principal{}, Fail(Unauthenticated, "Invalid API key")
 		}
 		return Principal{User: u}, nil

@@ -21,25 +21,32 @@ type Records struct {
 	APIKeys  []*model.APIKeyRecord
 	Sessions []*model.SessionRecord
 	MediaDir string
+	// AdminOnboarded: the first admin went through onboarding.
+	AdminOnboarded bool
 }
 
 // Records is the whole state as it is now.
 func (db *Store) Records() Records {
 	db.mu.RLock()
 	defer db.mu.RUnlock()
+	return db.recordsLocked()
+}
+
+// recordsLocked is Records; the caller holds the lock.
+func (db *Store) recordsLocked() Records {
 	st := db.state
 	return Records{
 		Seed: st.seed, Anchor: st.anchor,
 		Users: slices.Clone(st.users), People: slices.Clone(st.people), Tags: slices.Clone(st.tags),
 		Assets: slices.Clone(st.assets), Albums: slices.Clone(st.albums), Links: slices.Clone(st.links),
 		APIKeys: slices.Clone(st.apiKeys), Sessions: slices.Clone(st.sessions),
-		MediaDir: db.mediaDir,
+		MediaDir: db.mediaDir, AdminOnboarded: st.onboarded,
 	}
 }
 
 // Dataset is the records as the dataset document holds them.
 func (r Records) Dataset() model.Dataset {
-	d := model.Dataset{Seed: r.Seed, Anchor: r.Anchor, MediaDir: r.MediaDir}
+	d := model.Dataset{Seed: r.Seed, Anchor: r.Anchor, MediaDir: r.MediaDir, AdminOnboarded: r.AdminOnboarded}
 	d.Users = values(r.Users)
 	d.People = values(r.People)
 	d.Tags = values(r.Tags)

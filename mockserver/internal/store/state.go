@@ -3,7 +3,6 @@ package store
 import (
 	"encoding/base64"
 	"encoding/hex"
-	"errors"
 	"fmt"
 	"maps"
 	"slices"
@@ -25,6 +24,8 @@ type checksumKey struct {
 type state struct {
 	seed   int64
 	anchor model.Time
+	// onboarded: the first admin went through onboarding.
+	onboarded bool
 
 	users       []*model.UserRecord
 	userByID    map[string]*model.UserRecord
@@ -100,9 +101,7 @@ func newState(d model.Dataset) (*state, error) {
 		linksByUser:   map[string][]*model.SharedLinkRecord{},
 	}
 	tx := &Tx{View: View{st: st}, loading: true}
-	if len(d.Users) == 0 {
-		return nil, errors.New("users: none; users[0] is the default user, whose key serve prints")
-	}
+	st.onboarded = d.AdminOnboarded
 	for i := range d.Users {
 		if err := tx.addUser(d.Users[i]); err != nil {
 			return nil, fmt.Errorf("users[%d]: %w", i, err)
@@ -185,24 +184,9 @@ func (tx *Tx) addUser(u model.UserRecord) error {
 		return fmt.Errorf("apiKey of user %q is empty or not unique", u.ID)
 	case u.Email == "" || st.userByEmail[strings.ToLower(u.Email)] != nil:
 		return fmt.Errorf("email %q of user %q is empty or not unique", u.Email, u.ID)
-	case !slices.Contains(model.AvatarColors(), u.AvatarColor):
-		return fmt.Errorf("avatarColor %q is not one of %s", u.AvatarColor, strings.Join(model.AvatarColors(), ", "))
 	}
-	for _, f := range []struct {
-		name, v string
-		max     int
-	}{{"name", u.Name, MaxNameChars}, {"email", u.Email, MaxEmailChars}} {
-		if err := checkText(f.name, f.v, f.max); err != nil {
-			return err
-		}
-	}
-	if u.QuotaSizeInBytes != nil && *u.QuotaSizeInBytes < 0 {
-		return fmt.Errorf("quotaSizeInBytes of user %q is negative", u.ID)
-	}
-	if u.PasswordHash != "" {
-		if err := password.Valid(u.PasswordHash); err != nil {
-			return fmt.Errorf("passwordHash of user %q: %w", u.ID, err)
-		}
+	if err := checkUser(&u); err != nil {
+		return err
 	}
 	email := strings.ToLower(u.Email)
 	n := len(st.users)
@@ -217,6 +201,40 @@ func (tx *Tx) addUser(u model.UserRecord) error {
 		delete(st.userByEmail, email)
 	})
 	return nil
+}
+
+// checkUser checks what a user record holds, whoever else is stored.
+func checkUser(u *model.UserRecord) error {
+	if !slices.Contains(model.AvatarColors(), u.AvatarColor) {
+		return fmt.Errorf("avatarColor %q is not one of %s", u.AvatarColor, strings.Join(model.AvatarColors(), ", "))
+	}
+	for _, f := range []struct {
+		name, v string
+		max     int
+	}{{"name", u.Name, MaxNameChars}, {"email", u.Email, MaxEmailChars}, {"storageLabel", derefOr(u.StorageLabel, ""), MaxNameChars}} {
+		if err := checkText(f.name, f.v, f.max); err != nil {
+			return err
+		}
+	}
+	if u.QuotaSizeInBytes != nil && *u.QuotaSizeInBytes < 0 {
+		return fmt.Errorf("quotaSizeInBytes of user %q is negative", u.ID)
+	}
+	if u.PasswordHash != "" {
+		if err := password.Valid(u.PasswordHash); err != nil {
+			return fmt.Errorf("passwordHash of user %q: %w", u.ID, err)
+		}
+	}
+	if p := u.Preferences; p != nil && p.AvatarColor != nil && !slices.Contains(model.AvatarColors(), *p.AvatarColor) {
+		return fmt.Errorf("preferences.avatarColor %q is not one of %s", *p.AvatarColor, strings.Join(model.AvatarColors(), ", "))
+	}
+	return nil
+}
+
+func derefOr[T any](p *T, def T) T {
+	if p == nil {
+		return def
+	}
+	return *p
 }
 
 func (tx *Tx) addAPIKey(k model.APIKeyRecord) error {

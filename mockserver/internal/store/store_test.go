@@ -218,7 +218,9 @@ func TestStoreUserFailingLeavesNothing(t *testing.T) {
 func TestStoreReplaceFailingLeavesNothing(t *testing.T) {
 	db := testStore(t, nil, nil)
 	before := take(t, db)
-	require.Error(t, db.Replace(model.Dataset{})) // no users: refused
+	broken := storetest.Dataset()
+	broken.Assets[0].OwnerID = "00000000-0000-4000-8000-00000000dead"
+	require.Error(t, db.Replace(broken)) // an asset of no user: refused
 	requireUnchanged(t, db, before)
 }
 
@@ -300,7 +302,7 @@ func TestStoreWritesRefusedLeaveNothing(t *testing.T) {
 func TestLoginWithAWrongPasswordLeavesNothing(t *testing.T) {
 	db := testStore(t, nil, nil)
 	before := take(t, db)
-	_, _, err := db.Login("alice@example.com", "nope")
+	_, _, err := db.Login("alice@example.com", "nope", Device{})
 	require.Error(t, err)
 	requireUnchanged(t, db, before)
 }
