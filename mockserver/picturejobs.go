@@ -42,13 +42,24 @@ func startPictureJobs(workers int, log *slog.Logger, do func(id string) error) *
 	for range workers {
 		j.wg.Go(func() {
 			for id := range j.queue {
-				if err := do(id); err != nil {
+				if err := safely(do, id); err != nil {
 					log.Error("making pictures", "asset", id, "error", err)
 				}
 			}
 		})
 	}
 	return j
+}
+
+// safely runs do, a panic of which (a decoder's or encoder's bug, on a file
+// a client sent) is an error of that upload, never the mock's end.
+func safely(do func(id string) error, id string) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("making its pictures panicked: %v", r)
+		}
+	}()
+	return do(id)
 }
 
 // add queues an upload; with the queue full, its pictures are not made

@@ -22,6 +22,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"golang.org/x/image/webp"
 
 	"github.com/mediaspec/mediaspec/fixtures"
 	"github.com/mediaspec/mediaspec/mockserver/pictures"
@@ -422,4 +423,21 @@ func TestUploadFilesAreBounded(t *testing.T) {
 	assert.Equal(t, http.StatusCreated, (<-stalled).status)
 	rep := do(t, uploadRequest(t, srv, validForm("").onlyFields().withFile("assetData", "IMG_0202.jpg", string(testJPEG(t, 32, 24))), keyAlice))
 	assert.Equal(t, http.StatusCreated, rep.status, "the freed place serves again: %s", rep.body)
+}
+
+// TestAOnePixelUploadGetsItsPictures: the upstream's own tests upload
+// one-pixel pictures; their pictures are made, and the mock lives on.
+func TestAOnePixelUploadGetsItsPictures(t *testing.T) {
+	srv, _ := newMediaServer(t)
+	var b bytes.Buffer
+	img := image.NewNRGBA(image.Rect(0, 0, 1, 1))
+	img.Pix[3] = 255
+	require.NoError(t, png.Encode(&b, img))
+	rep := do(t, uploadRequest(t, srv, validForm("").onlyFields().withFile("assetData", "dot.png", b.String()), keyAlice))
+	require.Equal(t, http.StatusCreated, rep.status, "%s", rep.body)
+	var res struct{ ID string }
+	rep.json(t, &res)
+	thumb, err := webp.Decode(bytes.NewReader(waitForPicture(t, srv, "/api/asset/thumbnail/"+res.ID).body))
+	require.NoError(t, err)
+	assert.Equal(t, image.Rect(0, 0, 1, 1), thumb.Bounds(), "never enlarged")
 }

@@ -6,6 +6,7 @@ package pictures
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"image"
 	"image/jpeg"
@@ -88,12 +89,52 @@ func Resize(img image.Image, w, h int) *image.RGBA {
 }
 
 // WebP encodes img as a lossless WebP, which every browser shows.
+//
+// The encoder panics on a few degenerate pictures (a single black pixel:
+// one of its Huffman codes gets a depth of -1). Such a picture is encoded
+// again with its first pixel's alpha one step off, which no eye tells
+// apart, and an error is returned where that fails too: a picture is
+// never worth a crash.
 func WebP(img image.Image) ([]byte, error) {
-	var b bytes.Buffer
-	if err := nativewebp.Encode(&b, img, nil); err != nil {
+	b, err := encodeWebP(img)
+	for nudge := uint8(1); err != nil && errors.Is(err, errEncoderPanicked) && nudge <= 3; nudge++ {
+		b, err = encodeWebP(nudged(img, nudge))
+	}
+	if err != nil {
 		return nil, fmt.Errorf("pictures: webp: %w", err)
 	}
+	return b, nil
+}
+
+// errEncoderPanicked is the WebP encoder's panic, as an error.
+var errEncoderPanicked = errors.New("the encoder failed on this picture")
+
+func encodeWebP(img image.Image) (out []byte, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			out, err = nil, fmt.Errorf("%w: %v", errEncoderPanicked, r)
+		}
+	}()
+	var b bytes.Buffer
+	if err := nativewebp.Encode(&b, img, nil); err != nil {
+		return nil, err
+	}
 	return b.Bytes(), nil
+}
+
+// nudged is a copy of img with its first pixel's alpha changed by n.
+func nudged(img image.Image, n uint8) *image.NRGBA {
+	b := img.Bounds()
+	dst := image.NewNRGBA(b)
+	draw.Draw(dst, b, img, b.Min, draw.Src)
+	if len(dst.Pix) >= 4 {
+		if dst.Pix[3] >= n {
+			dst.Pix[3] -= n
+		} else {
+			dst.Pix[3] += n
+		}
+	}
+	return dst
 }
 
 // JPEG encodes img at JPEGQuality.

@@ -252,3 +252,17 @@ func TestWithin(t *testing.T) {
 }
 
 func pair(a, b int) [2]int { return [2]int{a, b} }
+
+// TestWebPOfDegeneratePictures: the encoder panics on a single black
+// pixel; WebP gives a picture all the same, and never panics.
+func TestWebPOfDegeneratePictures(t *testing.T) {
+	img := image.NewNRGBA(image.Rect(0, 0, 1, 1))
+	img.Pix[3] = 255 // opaque black
+	b, err := WebP(img)
+	require.NoError(t, err)
+	got, err := webp.Decode(bytes.NewReader(b))
+	require.NoError(t, err)
+	assert.Equal(t, image.Rect(0, 0, 1, 1), got.Bounds())
+	r, g, bl, _ := got.At(0, 0).RGBA()
+	assert.Equal(t, [3]uint32{0, 0, 0}, [3]uint32{r, g, bl}, "still black")
+}
