@@ -27,9 +27,12 @@ type assetLook struct {
 	owner bool
 	// exif: exifInfo.
 	exif bool
-	// detail: what only reading the asset itself loads: its tags and
-	// smartInfo, and its stack (stackParentId, stack and stackCount).
+	// detail: what only reading or changing the asset itself loads: its
+	// tags and smartInfo.
 	detail bool
+	// stack: its stack (stackParentId, stack and stackCount), where the
+	// upstream loads it.
+	stack bool
 	// people: the people of its faces; else an empty list.
 	people bool
 	// favoriteOf is the user whose favourite the answer tells; for anyone
@@ -84,6 +87,8 @@ func assetAnswer(v *store.View, a *model.AssetRecord, look assetLook) model.Asse
 		for _, id := range a.TagIDs {
 			out.Tags = append(out.Tags, *v.Tag(id))
 		}
+	}
+	if look.stack {
 		if stack := v.Stack(a); stack != nil {
 			// As the upstream: the parent's id on every asset of the stack,
 			// the others than the parent as its stack, and their count
@@ -93,7 +98,7 @@ func assetAnswer(v *store.View, a *model.AssetRecord, look assetLook) model.Asse
 			out.StackParentID = &stack[0].ID
 			out.Stack = make([]model.Asset, 0, n-1)
 			rest := look
-			rest.detail, rest.people = false, false
+			rest.detail, rest.people, rest.stack = false, false, false
 			for _, s := range stack[1:] {
 				out.Stack = append(out.Stack, assetAnswer(v, s, rest))
 			}
@@ -170,14 +175,14 @@ func albumAnswer(v *store.View, al *model.AlbumRecord, look albumLook) model.Alb
 		AlbumUsers:            make([]model.AlbumUser, 0, len(al.AlbumUsers)),
 		Assets:                []model.Asset{},
 		Owner:                 userAnswer(v.User(al.OwnerID)),
-		AssetCount:            len(al.AssetIDs),
+		AssetCount:            0,
 		IsActivityEnabled:     al.IsActivityEnabled,
 		Order:                 cmp.Or(al.Order, new("desc")), // the reference's default
 	}
 	if out.AlbumThumbnailAssetID == nil && len(al.AssetIDs) > 0 {
 		out.AlbumThumbnailAssetID = &al.AssetIDs[0]
 	}
-	for _, au := range al.AlbumUsers {
+	for _, au := range v.AlbumUsers(al) {
 		out.AlbumUsers = append(out.AlbumUsers, model.AlbumUser{Role: au.Role, User: userAnswer(v.User(au.UserID))})
 	}
 	// As the upstream orders them: by role, then by name.
@@ -188,7 +193,11 @@ func albumAnswer(v *store.View, al *model.AlbumRecord, look albumLook) model.Alb
 	var last *model.AssetRecord
 	for _, id := range al.AssetIDs {
 		a := v.Asset(id)
+		if !store.Live(a) {
+			continue // the trash is out of every album
+		}
 		assets = append(assets, a)
+		out.AssetCount++
 		if out.StartDate == nil || a.FileCreatedAt.Before(out.StartDate.Time) {
 			out.StartDate = a.FileCreatedAt.Ptr()
 		}
@@ -229,7 +238,9 @@ func sanitizedAlbum(v *store.View, al *model.AlbumRecord, look albumLook) model.
 	if look.assets {
 		assets := make([]*model.AssetRecord, 0, len(al.AssetIDs))
 		for _, id := range al.AssetIDs {
-			assets = append(assets, v.Asset(id))
+			if a := v.Asset(id); store.Live(a) {
+				assets = append(assets, a)
+			}
 		}
 		slices.SortStableFunc(assets, look.order)
 		for _, a := range assets {
@@ -270,8 +281,10 @@ func linkAssets(v *store.View, l *model.SharedLinkRecord, order func(a, b *model
 	own := make([]*model.AssetRecord, 0, len(l.AssetIDs))
 	seen := make(map[string]bool, len(l.AssetIDs))
 	for _, id := range l.AssetIDs {
-		own = append(own, v.Asset(id))
 		seen[id] = true
+		if a := v.Asset(id); store.Live(a) {
+			own = append(own, a)
+		}
 	}
 	slices.SortStableFunc(own, order)
 	if l.AlbumID == nil {
@@ -280,8 +293,8 @@ func linkAssets(v *store.View, l *model.SharedLinkRecord, order func(a, b *model
 	al := v.Album(*l.AlbumID)
 	theirs := make([]*model.AssetRecord, 0, len(al.AssetIDs))
 	for _, id := range al.AssetIDs {
-		if !seen[id] {
-			theirs = append(theirs, v.Asset(id))
+		if a := v.Asset(id); !seen[id] && store.Live(a) {
+			theirs = append(theirs, a)
 		}
 	}
 	slices.SortStableFunc(theirs, order)
@@ -331,7 +344,7 @@ func (a audience) hidesMetadata() bool { return a.p.Link != nil && !a.p.Link.Sho
 // only to a user, the people of its faces only to its owner.
 func (a audience) assetRead(asset *model.AssetRecord) assetLook {
 	return assetLook{
-		owner: a.p.Link == nil, exif: true, detail: true,
+		owner: a.p.Link == nil, exif: true, detail: true, stack: true,
 		people:     a.p.Link == nil && asset.OwnerID == a.viewer(),
 		favoriteOf: a.viewer(),
 	}
@@ -355,13 +368,14 @@ func (a audience) albumListed(holding bool) albumLook {
 }
 
 // linkRead is a link as its own operations show it: its assets with
-// exifInfo, oldest first, its album without assets; the album's flags
-// quirky in the reference's shapes.
+// exifInfo, oldest first, its album without assets, and with the
+// reference's flags there (no users, shared and hasSharedLink false),
+// which the upstream's own tests expect.
 func (a audience) linkRead() linkLook {
 	return linkLook{
 		assets: &assetLook{exif: true},
 		order:  byFileCreatedAsc,
-		album:  &albumLook{linkQuirk: a.reference},
+		album:  &albumLook{linkQuirk: true},
 	}
 }
 
@@ -404,7 +418,7 @@ func (a audience) linkListed(l *model.SharedLinkRecord) linkLook {
 // assetControl is an asset as the control API lists it: as its owner
 // reads it.
 func assetControl(owner string) assetLook {
-	return assetLook{owner: true, exif: true, detail: true, people: true, favoriteOf: owner}
+	return assetLook{owner: true, exif: true, detail: true, stack: true, people: true, favoriteOf: owner}
 }
 
 // userAdminAnswer is u as UserAdminResponseDto shows them.

@@ -185,3 +185,83 @@ var apiKeyUpdateBody = dto.NewClass("APIKeyUpdateDto",
 var adminOnboardingBody = dto.NewClass("AdminOnboardingUpdateDto",
 	dto.Field("isOnboarded", dto.As(dto.IsBoolean())),
 )
+
+// UpdateAlbumDto: PATCH /api/albums/{id}.
+var updateAlbumBody = dto.NewClass("UpdateAlbumDto",
+	dto.Field("albumName", optional, isString).Limit(store.MaxNameChars),
+	dto.Field("description", optional, isString).Limit(store.MaxDescriptionChars),
+	dto.Field("albumThumbnailAssetId", optionalUUID),
+	dto.Field("isActivityEnabled", optionalBool),
+	dto.Field("order", dto.As(dto.IsEnum("asc", "desc")), optional),
+)
+
+// AlbumUserAddDto and AddUsersDto: PUT /api/albums/{id}/users. The
+// reference judges only that the list is not empty (and fails with a 500
+// on a bad user id or role); the mock judges each user as the DTO
+// declares it, the role optional (editor when absent, as there).
+var (
+	albumUserAdd = dto.NewClass("AlbumUserAddDto",
+		dto.Field("userId", dto.ValidateUUID(dto.ValidateUUIDOptions{})),
+		dto.Field("role", dto.As(dto.IsEnum(model.RoleEditor, model.RoleViewer)), optional),
+	)
+	addUsersBody = dto.NewClass("AddUsersDto",
+		dto.Field("albumUsers", dto.As(dto.ArrayNotEmpty()), dto.ValidateNested(albumUserAdd, true)),
+	)
+)
+
+// UpdateAlbumUserDto: PUT /api/albums/{id}/user/{userId}.
+var updateAlbumUserBody = dto.NewClass("UpdateAlbumUserDto",
+	dto.Field("role", dto.As(dto.IsEnum(model.RoleEditor, model.RoleViewer))),
+)
+
+// hasGPS is the upstream's ValidateGPS: a position is judged when either
+// of its members is given.
+var hasGPS = dto.ValidateIf(func(o dto.Body) bool { return o.Has("latitude") || o.Has("longitude") })
+
+// updateAssetBase is UpdateAssetBase's members, which UpdateAssetDto and
+// AssetBulkUpdateDto extend (their own members are judged first).
+var updateAssetBase = []dto.Property{
+	dto.Field("isFavorite", optionalBool),
+	dto.Field("isArchived", optionalBool),
+	dto.Field("dateTimeOriginal", optional, dto.As(dto.IsDateString())),
+	dto.Field("latitude", hasGPS, dto.As(dto.IsLatitude()), isNotEmpty),
+	dto.Field("longitude", hasGPS, dto.As(dto.IsLongitude()), isNotEmpty),
+}
+
+// UpdateAssetDto: PUT /api/asset/{id}.
+var updateAssetBody = dto.NewClass("UpdateAssetDto", append([]dto.Property{
+	dto.Field("description", optional, isString).Limit(store.MaxDescriptionChars),
+}, updateAssetBase...)...)
+
+// AssetBulkUpdateDto: PUT /api/asset.
+var bulkUpdateAssetsBody = dto.NewClass("AssetBulkUpdateDto", append([]dto.Property{
+	dto.Field("ids", uuids),
+	dto.Field("stackParentId", optionalUUID),
+	dto.Field("removeParent", optionalBool),
+	dto.Field("duplicateId", optional),
+}, updateAssetBase...)...)
+
+// UpdateStackParentDto: PUT /api/asset/stack/parent.
+var updateStackParentBody = dto.NewClass("UpdateStackParentDto",
+	dto.Field("oldParentId", dto.ValidateUUID(dto.ValidateUUIDOptions{})),
+	dto.Field("newParentId", dto.ValidateUUID(dto.ValidateUUIDOptions{})),
+)
+
+// AssetBulkDeleteDto: DELETE /api/asset (its own member, then BulkIdsDto's).
+var bulkDeleteAssetsBody = dto.NewClass("AssetBulkDeleteDto",
+	dto.Field("force", optionalBool),
+	dto.Field("ids", uuids),
+)
+
+// UpdatePartnerDto: PUT /api/partners/{id}. The reference asks only that
+// inTimeline is there; the mock asks for a boolean, as it is stored.
+var updatePartnerBody = dto.NewClass("UpdatePartnerDto",
+	dto.Field("inTimeline", isNotEmpty, dto.As(dto.IsBoolean())),
+)
+
+// PersonCreateDto: POST /api/people.
+var personCreateBody = dto.NewClass("PersonCreateDto",
+	dto.Field("name", optional, isString).Limit(store.MaxNameChars),
+	dto.Field("birthDate", dto.ValidateDate(dto.ValidateDateOptions{Optional: true, Nullable: true})),
+	dto.Field("isHidden", optionalBool),
+)

@@ -27,6 +27,10 @@ func writeDataset(w io.Writer, v store.Records) error {
 	writeList(ew, "sharedLinks", v.Links, false)
 	writeList(ew, "apiKeys", v.APIKeys, true)
 	writeList(ew, "sessions", v.Sessions, true)
+	writeList(ew, "partners", v.Partners, true)
+	if v.AdminOnboarded {
+		ew.raw(`,"adminOnboarded":true`)
+	}
 	if v.MediaDir != "" {
 		ew.raw(`,"mediaDir":`)
 		ew.value(v.MediaDir)

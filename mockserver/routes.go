@@ -36,7 +36,23 @@ func (s *server) routes() {
 	// Assets.
 	s.route("POST /api/asset/bulk-upload-check", s.as(user, s.bulkUploadCheck))
 	s.route("GET /api/asset/statistics", s.as(user, s.assetStatistics))
+	s.route("GET /api/asset/random", s.as(user, s.randomAssets))
+	s.route("GET /api/asset/memory-lane", s.as(user, s.memoryLane))
+	s.route("PUT /api/asset", s.as(user, withBody(bulkUpdateAssetsBody, s.updateAssets)))
+	s.route("DELETE /api/asset", s.as(user, withBody(bulkDeleteAssetsBody, s.deleteAssets)))
+	s.route("PUT /api/asset/stack/parent", s.as(user, withBody(updateStackParentBody, s.updateStackParent)))
 	s.route("GET /api/asset/{id}", s.as(userOrLink, s.asset))
+	s.route("PUT /api/asset/{id}", s.as(user, withBody(updateAssetBody, s.updateAsset)))
+	s.route("POST /api/trash/empty", s.as(user, s.emptyTrash))
+	s.route("POST /api/trash/restore", s.as(user, s.restoreTrash(true)))
+	s.route("POST /api/trash/restore/assets", s.as(user, s.restoreTrash(false)))
+	s.route("GET /api/timeline/buckets", s.as(userOrLink, s.timeBuckets))
+	s.route("GET /api/timeline/bucket", s.as(userOrLink, s.timeBucket))
+	s.route("GET /api/partners", s.as(user, s.partners))
+	s.route("POST /api/partners/{id}", s.as(user, s.createPartner))
+	s.route("PUT /api/partners/{id}", s.as(user, withBody(updatePartnerBody, s.updatePartner)))
+	s.route("DELETE /api/partners/{id}", s.as(user, s.removePartner))
+	s.route("POST /api/people", s.as(user, withBody(personCreateBody, s.createPerson)))
 	s.route("GET /api/asset/thumbnail/{id}", noCacheOnError(s.as(userOrLink, s.picture(false))))
 	s.route("GET /api/asset/file/{id}", noCacheOnError(s.as(userOrLink, s.picture(true))))
 
@@ -77,8 +93,15 @@ func (s *server) routes() {
 	// Albums.
 	s.route("GET /api/albums", s.as(user, s.albums))
 	s.route("POST /api/albums", s.as(user, withBody(createAlbumBody, s.createAlbum)))
+	s.route("GET /api/albums/count", s.as(user, s.albumCount))
 	s.route("GET /api/albums/{id}", s.as(userOrLink, s.album))
+	s.route("PATCH /api/albums/{id}", s.as(user, withBody(updateAlbumBody, s.updateAlbum)))
+	s.route("DELETE /api/albums/{id}", s.as(user, s.deleteAlbum))
 	s.route("PUT /api/albums/{id}/assets", s.as(userOrLink, withBody(bulkIDsBody, s.addAlbumAssets)))
+	s.route("DELETE /api/albums/{id}/assets", s.as(user, withBody(bulkIDsBody, s.removeAlbumAssets)))
+	s.route("PUT /api/albums/{id}/users", s.as(user, withBody(addUsersBody, s.addAlbumUsers)))
+	s.route("PUT /api/albums/{id}/user/{userId}", s.as(user, withBody(updateAlbumUserBody, s.updateAlbumUser)))
+	s.route("DELETE /api/albums/{id}/user/{userId}", s.as(user, s.removeAlbumUser))
 
 	if s.cfg.NoControl {
 		return

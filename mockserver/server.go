@@ -83,10 +83,23 @@ type server struct {
 	datasets                 largeAnswers
 	pictures                 *pictureCache
 	profiles                 *profileImages
+	live                     liveEvents
 	media                    *media // nil: uploads are not kept
 	pictureJobs              *pictureJobs
 	posters                  sync.Map // [2]int{w, h} of the preview → *poster
 }
+
+// liveEvents tells users' live connections what changed.
+type liveEvents interface {
+	// publish sends an event of the upstream's (on_asset_update, ...) to
+	// every live connection of the user.
+	publish(userID, event string, payload any)
+}
+
+// noLiveEvents tells nobody.
+type noLiveEvents struct{}
+
+func (noLiveEvents) publish(string, string, any) {}
 
 // Server is a mock server: the handler of its API and control API, and
 // the workers that make the pictures of uploads.
@@ -153,6 +166,7 @@ func newServer(cfg Config) (*server, error) {
 		s.pictureJobs = startPictureJobs(pictureWorkers, s.log, s.makeUploadPictures)
 	}
 	s.profiles = newProfileImages(s.media)
+	s.live = noLiveEvents{}
 	s.routes()
 	return s, nil
 }

@@ -214,7 +214,7 @@ func TestRoutingErrors(t *testing.T) {
 	requireError(t, do(t, newRequest(t, http.MethodGet, srv.URL+"/api/nope", nil)), 404, "Cannot GET /api/nope")
 	rep := do(t, newRequest(t, http.MethodDelete, srv.URL+"/api/shared-links", nil))
 	requireError(t, rep, 404, "Cannot DELETE /api/shared-links")
-	requireError(t, do(t, newRequest(t, http.MethodPut, srv.URL+"/api/asset/upload", nil)), 404, "Cannot PUT /api/asset/upload")
+	requireError(t, do(t, newRequest(t, http.MethodPatch, srv.URL+"/api/asset/upload", nil)), 404, "Cannot PATCH /api/asset/upload")
 
 	// Paths the mux would clean and redirect with an HTML body are no
 	// route: a JSON 404 naming the path as it came.

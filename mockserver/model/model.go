@@ -176,6 +176,8 @@ type Dataset struct {
 	APIKeys []APIKeyRecord `json:"apiKeys,omitempty"`
 	// Sessions are the logins that are still valid.
 	Sessions []SessionRecord `json:"sessions,omitempty"`
+	// Partners are users who share their whole library with another.
+	Partners []PartnerRecord `json:"partners,omitempty"`
 	// AdminOnboarded: the first admin went through the web app's
 	// onboarding.
 	AdminOnboarded bool `json:"adminOnboarded,omitempty"`
@@ -239,6 +241,16 @@ type SessionRecord struct {
 	// app's device), as its User-Agent told.
 	DeviceType string `json:"deviceType,omitempty"`
 	DeviceOS   string `json:"deviceOS,omitempty"`
+}
+
+// PartnerRecord is a user sharing their library with another: the one
+// shared with sees its assets (not the archived or trashed ones), and
+// with InTimeline in their own timeline too.
+type PartnerRecord struct {
+	SharedByID   string `json:"sharedById"`
+	SharedWithID string `json:"sharedWithId"`
+	InTimeline   bool   `json:"inTimeline"`
+	CreatedAt    Time   `json:"createdAt"`
 }
 
 // PersonRecord is a person recognised in a user's library.
@@ -486,6 +498,12 @@ type SharedLink struct {
 	AllowUpload   bool    `json:"allowUpload"`
 	AllowDownload bool    `json:"allowDownload"`
 	ShowMetadata  bool    `json:"showMetadata"`
+}
+
+// Partner is the API's PartnerResponseDto: the other user of a partnership.
+type Partner struct {
+	User
+	InTimeline bool `json:"inTimeline"`
 }
 
 // Session is the API's SessionResponseDto.

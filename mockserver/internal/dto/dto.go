@@ -32,6 +32,7 @@ import (
 	"math"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -61,8 +62,9 @@ const (
 // meta is one registered decorator.
 type meta struct {
 	kind metaKind
-	// when is a conditional's predicate, of the property's value.
-	when func(v any, present bool) bool
+	// when is a conditional's predicate, of the object and the property's
+	// value.
+	when func(obj Body, v any, present bool) bool
 	rule Rule
 	// class is a nested property's class, each whether it is an array of them.
 	class *Class
@@ -164,13 +166,19 @@ func Combine(ds ...Decorator) Decorator {
 // Optional is the upstream's Optional(): the property is judged unless it
 // is absent; null is judged as a value.
 func Optional() Decorator {
-	return Decorator{{kind: conditional, when: func(v any, present bool) bool { return present }}}
+	return Decorator{{kind: conditional, when: func(_ Body, v any, present bool) bool { return present }}}
 }
 
 // OptionalNullable is Optional({nullable: true}), class-validator's
 // IsOptional: the property is judged unless it is absent or null.
 func OptionalNullable() Decorator {
-	return Decorator{{kind: conditional, when: func(v any, present bool) bool { return present && v != nil }}}
+	return Decorator{{kind: conditional, when: func(_ Body, v any, present bool) bool { return present && v != nil }}}
+}
+
+// ValidateIf judges the property only where when holds of its object, as
+// class-validator's ValidateIf.
+func ValidateIf(when func(obj Body) bool) Decorator {
+	return Decorator{{kind: conditional, when: func(obj Body, _ any, _ bool) bool { return when(obj) }}}
 }
 
 // ValidateNested judges the property as an object of class (each: an
@@ -266,6 +274,36 @@ func MinLength(n int) Rule {
 // IsDate holds for a value a date transform made.
 func IsDate() Rule {
 	return Rule{check: func(v any) bool { _, ok := v.(time.Time); return ok }, message: "$property must be a Date instance"}
+}
+
+// IsLatitude holds for a number, or a string of one, from -90 to 90.
+func IsLatitude() Rule {
+	return Rule{check: func(v any) bool { f, ok := numeric(v); return ok && f >= -90 && f <= 90 }, message: "$property must be a latitude string or number"}
+}
+
+// IsLongitude holds for a number, or a string of one, from -180 to 180.
+func IsLongitude() Rule {
+	return Rule{check: func(v any) bool { f, ok := numeric(v); return ok && f >= -180 && f <= 180 }, message: "$property must be a longitude string or number"}
+}
+
+// numeric is a number, or a string that is one.
+func numeric(v any) (float64, bool) {
+	if s, ok := v.(string); ok {
+		f, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
+		return f, err == nil && s != ""
+	}
+	return number(v)
+}
+
+// IsDateString holds for an ISO 8601 date string.
+func IsDateString() Rule {
+	return Rule{check: func(v any) bool { s, ok := v.(string); return ok && isISO8601(s) }, message: "$property must be a valid ISO 8601 date string"}
+}
+
+// isISO8601 is a date or date-time as ISO 8601 writes it.
+func isISO8601(s string) bool {
+	_, ok := ParseDate(s)
+	return ok
 }
 
 func IsObject() Rule {
@@ -557,18 +595,18 @@ func (c *Class) validate(obj Body) []*verror {
 	var errs []*verror
 	for _, p := range c.props {
 		v, present := obj[p.name]
-		if e := p.validate(v, present); e != nil {
+		if e := p.validate(obj, v, present); e != nil {
 			errs = append(errs, e)
 		}
 	}
 	return errs
 }
 
-// validate is performValidations of one property.
-func (p prop) validate(v any, present bool) *verror {
+// validate is performValidations of one property of obj.
+func (p prop) validate(obj Body, v any, present bool) *verror {
 	e := &verror{property: p.name}
 	for _, m := range p.metas {
-		if m.kind == conditional && !m.when(v, present) {
+		if m.kind == conditional && !m.when(obj, v, present) {
 			return nil
 		}
 	}

@@ -129,8 +129,9 @@ func (v *View) BulkCheck(owner string, items []BulkCheckItem) []model.BulkCheckR
 	return out
 }
 
-// ReadableAsset finds an asset p may see: its owner's, one in an album p
-// owns or is a user of (an editor's asset in the owner's album too), or
+// ReadableAsset finds an asset p may see: its owner's, even in the trash;
+// out of the trash, one in an album p owns or is a user of (an editor's
+// asset in the owner's album too), one of a partner's not archived, or
 // one of the assets of p's link (its own, then its album's).
 func (v *View) ReadableAsset(p Principal, id string) *model.AssetRecord {
 	st := v.st
@@ -139,6 +140,9 @@ func (v *View) ReadableAsset(p Principal, id string) *model.AssetRecord {
 	case a == nil:
 		return nil
 	case p.Link != nil:
+		if !Live(a) {
+			return nil
+		}
 		if slices.Contains(p.Link.AssetIDs, id) {
 			return a
 		}
@@ -148,9 +152,13 @@ func (v *View) ReadableAsset(p Principal, id string) *model.AssetRecord {
 		return nil
 	case a.OwnerID == p.User.ID:
 		return a
+	case !Live(a):
+		return nil
+	case !a.IsArchived && v.IsPartner(a.OwnerID, p.User.ID):
+		return a
 	}
 	for _, al := range st.albums {
-		if RoleOf(al, p.User.ID) != "" && slices.Contains(al.AssetIDs, id) {
+		if RoleOf(al, p.User.ID) != "" && v.AlbumVisible(al) && slices.Contains(al.AssetIDs, id) {
 			return a
 		}
 	}
@@ -213,17 +221,12 @@ func (tx *Tx) SetPictures(id, hash string) error {
 	return nil
 }
 
-// replaceAsset puts a changed asset, of the same id, owner and checksum, in
-// the place of the stored one, in every index.
+// replaceAsset puts a changed asset, of the same id, owner, checksum and
+// stack, in the place of the stored one, in every index.
 func (tx *Tx) replaceAsset(old, a *model.AssetRecord) error {
 	st := tx.st
-	i := len(st.assets) - 1 // uploads, whose pictures change, are at the end
-	for i >= 0 && st.assets[i] != old {
-		i--
-	}
-	key, err := checksumKeyOf(old)
-	if i < 0 || err != nil || a.ID != old.ID || a.OwnerID != old.OwnerID || a.Checksum != old.Checksum || st.bySum[key] != old {
-		return fmt.Errorf("asset %s is not stored as it was", old.ID)
+	if (old.StackParentID == nil) != (a.StackParentID == nil) || (old.StackParentID != nil && *old.StackParentID != *a.StackParentID) {
+		return fmt.Errorf("asset %s changes its stack: restack it", old.ID)
 	}
 	var stack []*model.AssetRecord
 	if old.StackParentID != nil {
@@ -233,13 +236,32 @@ func (tx *Tx) replaceAsset(old, a *model.AssetRecord) error {
 			next[j] = a
 		}
 		st.children[*old.StackParentID] = next
+		tx.did(Assets, func() { st.children[*old.StackParentID] = stack })
 	}
-	st.assets[i], st.assetBy[a.ID], st.bySum[key] = a, a, a
-	tx.did(Assets, func() {
-		st.assets[i], st.assetBy[a.ID], st.bySum[key] = old, old, old
-		if old.StackParentID != nil {
-			st.children[*old.StackParentID] = stack
-		}
-	})
+	return tx.replaceAssetAs(old, a)
+}
+
+// replaceAssetAs puts a changed asset in the place of the stored one in
+// every index but the stacks'.
+func (tx *Tx) replaceAssetAs(old, a *model.AssetRecord) error {
+	st := tx.st
+	i := len(st.assets) - 1 // uploads, whose pictures change, are at the end
+	for i >= 0 && st.assets[i] != old {
+		i--
+	}
+	key, err := checksumKeyOf(old)
+	if i < 0 || err != nil || a.ID != old.ID || a.OwnerID != old.OwnerID || a.Checksum != old.Checksum || st.bySum[key] != old {
+		return fmt.Errorf("asset %s is not stored as it was", old.ID)
+	}
+	mine := st.byOwner[a.OwnerID]
+	j := len(mine) - 1
+	for j >= 0 && mine[j] != old {
+		j--
+	}
+	if j < 0 {
+		return fmt.Errorf("asset %s is not among its owner's", old.ID)
+	}
+	st.assets[i], st.assetBy[a.ID], st.bySum[key], mine[j] = a, a, a, a
+	tx.did(Assets, func() { st.assets[i], st.assetBy[a.ID], st.bySum[key], mine[j] = old, old, old, old })
 	return nil
 }

@@ -20,6 +20,7 @@ type Records struct {
 	Links    []*model.SharedLinkRecord
 	APIKeys  []*model.APIKeyRecord
 	Sessions []*model.SessionRecord
+	Partners []*model.PartnerRecord
 	MediaDir string
 	// AdminOnboarded: the first admin went through onboarding.
 	AdminOnboarded bool
@@ -39,7 +40,7 @@ func (db *Store) recordsLocked() Records {
 		Seed: st.seed, Anchor: st.anchor,
 		Users: slices.Clone(st.users), People: slices.Clone(st.people), Tags: slices.Clone(st.tags),
 		Assets: slices.Clone(st.assets), Albums: slices.Clone(st.albums), Links: slices.Clone(st.links),
-		APIKeys: slices.Clone(st.apiKeys), Sessions: slices.Clone(st.sessions),
+		APIKeys: slices.Clone(st.apiKeys), Sessions: slices.Clone(st.sessions), Partners: slices.Clone(st.partners),
 		MediaDir: db.mediaDir, AdminOnboarded: st.onboarded,
 	}
 }
@@ -58,6 +59,9 @@ func (r Records) Dataset() model.Dataset {
 	}
 	if len(r.Sessions) > 0 {
 		d.Sessions = values(r.Sessions)
+	}
+	if len(r.Partners) > 0 {
+		d.Partners = values(r.Partners)
 	}
 	return d
 }

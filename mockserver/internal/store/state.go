@@ -46,11 +46,14 @@ type state struct {
 	loaded   int                  // how many of assets came with the dataset
 	assetBy  map[string]*model.AssetRecord
 	bySum    map[checksumKey]*model.AssetRecord
+	byOwner  map[string][]*model.AssetRecord // in the order of assets
 	children map[string][]*model.AssetRecord // stack parent id → the rest of its stack
 
 	albums     []*model.AlbumRecord
 	albumByID  map[string]*model.AlbumRecord
 	albumLinks map[string]int // album id → how many links point to it
+
+	partners []*model.PartnerRecord
 
 	links       []*model.SharedLinkRecord
 	linkByID    map[string]*model.SharedLinkRecord
@@ -93,6 +96,7 @@ func newState(d model.Dataset) (*state, error) {
 		tagByID:       map[string]*model.Tag{},
 		assetBy:       map[string]*model.AssetRecord{},
 		bySum:         map[checksumKey]*model.AssetRecord{},
+		byOwner:       map[string][]*model.AssetRecord{},
 		children:      map[string][]*model.AssetRecord{},
 		albumByID:     map[string]*model.AlbumRecord{},
 		albumLinks:    map[string]int{},
@@ -168,6 +172,11 @@ func newState(d model.Dataset) (*state, error) {
 	for i := range d.SharedLinks {
 		if err := tx.addLink(d.SharedLinks[i]); err != nil {
 			return nil, fmt.Errorf("sharedLinks[%d]: %w", i, err)
+		}
+	}
+	for i := range d.Partners {
+		if err := tx.addPartner(d.Partners[i]); err != nil {
+			return nil, fmt.Errorf("partners[%d]: %w", i, err)
 		}
 	}
 	return st, nil
@@ -323,14 +332,21 @@ func (tx *Tx) addAsset(a model.AssetRecord) error {
 	}
 	n := len(st.assets)
 	used, had := st.usage[a.OwnerID]
+	mine := st.byOwner[a.OwnerID]
 	st.assets = append(st.assets, &a)
 	st.assetBy[a.ID] = &a
 	st.bySum[key] = &a
+	st.byOwner[a.OwnerID] = append(mine, &a)
 	st.usage[a.OwnerID] += assetSize(&a)
 	tx.did(AssetsAdded, func() {
 		st.assets = st.assets[:n]
 		delete(st.assetBy, a.ID)
 		delete(st.bySum, key)
+		if len(mine) == 0 {
+			delete(st.byOwner, a.OwnerID)
+		} else {
+			st.byOwner[a.OwnerID] = mine
+		}
 		if had {
 			st.usage[a.OwnerID] = used
 		} else {

@@ -25,6 +25,10 @@ func (v *View) Usage(userID string) int64 { return v.st.usage[userID] }
 // Asset is the asset of that id.
 func (v *View) Asset(id string) *model.AssetRecord { return v.st.assetBy[id] }
 
+// AssetsOwnedBy is every asset of a user in the order they were stored,
+// hidden, archived and trashed ones included. The caller must not change it.
+func (v *View) AssetsOwnedBy(userID string) []*model.AssetRecord { return v.st.byOwner[userID] }
+
 // AssetByChecksum is the owner's asset of that content, by its SHA-1.
 func (v *View) AssetByChecksum(owner string, sum [20]byte) *model.AssetRecord {
 	return v.st.bySum[checksumKey{owner: owner, sum: sum}]
