@@ -12,6 +12,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/mediaspec/mediaspec/mockserver/internal/live"
 	"github.com/mediaspec/mediaspec/mockserver/internal/store"
 	"github.com/mediaspec/mediaspec/mockserver/model"
 	"github.com/mediaspec/mediaspec/mockserver/pictures"
@@ -66,6 +67,10 @@ type Config struct {
 	MaxDecodePixels int
 	// Now is the wall clock; nil means time.Now.
 	Now func() time.Time
+	// MaxLiveConnections bounds the live-event connections (socket.io)
+	// open at once, and MaxLiveConnectionsPerUser those of one user; 0
+	// means live.DefaultMaxConns and live.DefaultMaxConnsPerUser.
+	MaxLiveConnections, MaxLiveConnectionsPerUser int
 }
 
 // server is the mock: its configuration, its state and its routes.
@@ -86,6 +91,8 @@ type server struct {
 	media                    *media // nil: uploads are not kept
 	pictureJobs              *pictureJobs
 	posters                  sync.Map // [2]int{w, h} of the preview → *poster
+
+	live *live.Hub // the live-event connections (socket.io)
 }
 
 // Server is a mock server: the handler of its API and control API, and
@@ -105,12 +112,14 @@ func New(cfg Config) (*Server, error) {
 }
 
 // Close stops the workers that make the pictures of uploads, once those
-// queued are made, so that the media folder may be removed. The handler
-// answers on, without making pictures.
+// queued are made, so that the media folder may be removed, and closes the
+// live-event connections. The handler answers on, without making pictures,
+// and refuses live-event connections.
 func (m *Server) Close() error {
 	if m.s.pictureJobs != nil {
 		m.s.pictureJobs.close()
 	}
+	m.s.live.Close()
 	return nil
 }
 
@@ -143,6 +152,7 @@ func newServer(cfg Config) (*server, error) {
 	s.large = make(largeAnswers, maxLargeAnswers)
 	s.datasets = make(largeAnswers, maxDatasetAnswers)
 	s.pictures = newPictureCache(cmp.Or(cfg.ThumbnailCache, DefaultThumbnailCache))
+	s.live = s.newLiveHub()
 	if cfg.MediaDir != "" {
 		if s.media, err = openMedia(cfg.MediaDir, cfg.MaxUploadFiles); err != nil {
 			return nil, fmt.Errorf("mockserver: %w", err)
@@ -150,7 +160,7 @@ func newServer(cfg Config) (*server, error) {
 		if !cfg.MediaDirTemporary {
 			st.SetMediaDir(s.media.dir)
 		}
-		s.pictureJobs = startPictureJobs(pictureWorkers, s.log, s.makeUploadPictures)
+		s.pictureJobs = startPictureJobs(pictureWorkers, s.log, s.makePicturesThenTell)
 	}
 	s.profiles = newProfileImages(s.media)
 	s.routes()
