@@ -237,8 +237,8 @@ func (c *conn) connect(nsp string) {
 	}
 	c.send(connectFrame(c.socketID))
 	if c.user == "" {
-		c.send(unauthorizedFrame)
-		c.send(disconnectFrame)
+		c.send([]byte(unauthorizedFrame))
+		c.send([]byte(disconnectFrame))
 		c.closeAfterPending()
 		return
 	}
@@ -325,7 +325,7 @@ func (c *conn) write() {
 				return
 			}
 		case <-ping.C:
-			if !c.writeFrame(pingFrame) {
+			if !c.writeFrame([]byte(pingFrame)) {
 				return
 			}
 			pongDue.Reset(timeout)

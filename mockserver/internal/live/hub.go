@@ -190,8 +190,10 @@ func (h *Hub) Close() {
 		h.wg.Wait()
 		close(done)
 	}()
+	var closing sync.WaitGroup
+	defer closing.Wait()
 	for _, c := range conns {
-		go c.goingAway()
+		closing.Go(c.goingAway)
 	}
 	select {
 	case <-done:

@@ -39,10 +39,10 @@ const (
 )
 
 // Frames that never change.
-var (
-	pingFrame         = []byte{enginePing}
-	disconnectFrame   = []byte{engineMessage, socketDisconnect}
-	unauthorizedFrame = []byte(`42["error","unauthorized"]`)
+const (
+	pingFrame         = "2"
+	disconnectFrame   = "41"
+	unauthorizedFrame = `42["error","unauthorized"]`
 )
 
 // openFrame is the engine's open packet: the session's id, no upgrades
