@@ -1,9 +1,11 @@
 package live
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"io"
+	"net"
 	"net/http"
 	"strconv"
 	"strings"
@@ -36,7 +38,8 @@ func (h *Hub) Serve(w http.ResponseWriter, r *http.Request, userID string) error
 		}
 		return refusal
 	}
-	ws, err := websocket.Accept(w, r, &websocket.AcceptOptions{
+	hj := &hijackRecorder{ResponseWriter: w}
+	ws, err := websocket.Accept(hj, r, &websocket.AcceptOptions{
 		// Any origin, as the reference's gateway (cors: true): a page of
 		// another origin gets no cookie of the mock's (SameSite=Lax), and
 		// must present a token it was given.
@@ -51,7 +54,7 @@ func (h *Hub) Serve(w http.ResponseWriter, r *http.Request, userID string) error
 	ws.SetReadLimit(maxPayload)
 	ctx, cancel := context.WithCancel(context.Background())
 	c := &conn{
-		hub: h, ws: ws, user: userID, socketID: newID(),
+		hub: h, ws: ws, tcp: hj.conn, user: userID, socketID: newID(),
 		ctx: ctx, cancel: cancel,
 		wake: make(chan struct{}, 1), pong: make(chan struct{}, 1),
 	}
@@ -108,13 +111,29 @@ func hasToken(h http.Header, name, token string) bool {
 	return false
 }
 
+// hijackRecorder keeps the connection websocket.Accept takes over, so
+// that a connection can be cut at once whatever the websocket is doing:
+// its Close waits seconds for a client's answer, and CloseNow does
+// nothing while a Close is under way.
+type hijackRecorder struct {
+	http.ResponseWriter
+	conn net.Conn
+}
+
+func (h *hijackRecorder) Hijack() (net.Conn, *bufio.ReadWriter, error) {
+	conn, brw, err := http.NewResponseController(h.ResponseWriter).Hijack()
+	h.conn = conn
+	return conn, brw, err
+}
+
 // conn is one live connection: its reader runs in the handler's goroutine,
 // its writer in one of its own, which sends the frames queued for it, in
 // order, and the engine's pings.
 type conn struct {
 	hub      *Hub
 	ws       *websocket.Conn
-	user     string // "" for a client that will be told it is unauthorized
+	tcp      net.Conn // under ws
+	user     string   // "" for a client that will be told it is unauthorized
 	socketID string
 	ctx      context.Context
 	cancel   context.CancelFunc
@@ -370,8 +389,9 @@ func (c *conn) goingAway() {
 	_ = c.ws.Close(websocket.StatusGoingAway, "the server is closing")
 }
 
-// drop ends the connection at once, and says why in the log (a client
-// that simply went away is not worth a line).
+// drop ends the connection at once, closing the TCP connection under the
+// websocket, and says why in the log (a client that simply went away is
+// not worth a line).
 func (c *conn) drop(reason string) {
 	c.mu.Lock()
 	already := c.dropped
@@ -384,7 +404,7 @@ func (c *conn) drop(reason string) {
 		c.hub.cfg.Logger.Info("live connection dropped", "user", c.user, "reason", reason)
 	}
 	c.cancel()
-	_ = c.ws.CloseNow()
+	_ = c.tcp.Close()
 }
 
 // itoaBytes is n bytes as the log says it.

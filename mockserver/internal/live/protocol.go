@@ -75,7 +75,7 @@ func invalidNamespaceFrame(nsp string) []byte {
 	// The namespace as the client sent it (it ends at the first comma and
 	// is plain text); JSON-escaped, then unquoted, so that no control
 	// character or quote of a hostile client comes back raw.
-	return fmt.Appendf(nil, `44%s,{"message":"Invalid namespace"}`, b[1:len(b)-1])
+	return fmt.Appendf(nil, `%c%c%s,{"message":"Invalid namespace"}`, engineMessage, socketError, b[1:len(b)-1])
 }
 
 // eventFrame is an event as socket.io sends it: 42["name",payload].
