@@ -87,6 +87,21 @@ soak: ## Run mixed load on mediaspec serve for SOAK_DURATION (60s) and check tha
 	$(GO) build -o "$$tmp/mediaspec" ./cmd/mediaspec && $(GO) build -o "$$tmp/perf" ./scripts/perf && \
 	"$$tmp/perf" soak --mediaspec "$$tmp/mediaspec" --workdir "$$tmp" --duration $(SOAK_DURATION) --attack-scale $(SOAK_ATTACK_SCALE) --upload-files $(SOAK_UPLOAD_FILES)
 
+# make test-live: the live-event test with the upstream's own client, socket.io-client (pinned,
+# installed with npm into a cache folder outside the repo, as for make compare) under node. go
+# test alone downloads nothing: without the folder it skips that test, saying why.
+SOCKETIO_VERSION := 4.7.5
+SOCKETIO_DIR     ?= $(HOME)/.cache/mediaspec/socket.io-client-$(SOCKETIO_VERSION)
+
+.PHONY: test-live
+test-live: ## Run the live-event test with socket.io-client under node (pinned, cached in ~/.cache).
+	@if [ "$$(cat "$(SOCKETIO_DIR)/node_modules/socket.io-client/package.json" 2>/dev/null | grep -o '"version": *"[^"]*"')" != '"version": "$(SOCKETIO_VERSION)"' ]; then \
+		echo "Installing socket.io-client@$(SOCKETIO_VERSION) into $(SOCKETIO_DIR)"; \
+		mkdir -p "$(SOCKETIO_DIR)" && \
+		npm install --prefix "$(SOCKETIO_DIR)" --save-exact --no-audit --no-fund --loglevel=error socket.io-client@$(SOCKETIO_VERSION); \
+	fi
+	MEDIASPEC_SOCKETIO_CLIENT="$(SOCKETIO_DIR)" $(GO) test -count=1 -v -run '^TestLiveWithSocketIOClient$$' ./mockserver/
+
 .PHONY: conformance
 conformance: ## Run the conformance features against the built-in mock (ARGS=--reference-shapes: in the reference's shapes; ARGS="--target URL ..." for another server).
 	$(GO) run ./cmd/mediaspec check $(ARGS)

@@ -6,6 +6,7 @@ require (
 	github.com/HugoSmits86/nativewebp v0.9.3
 	github.com/bep/imagemeta v1.0.1
 	github.com/brianvoe/gofakeit/v7 v7.18.1
+	github.com/coder/websocket v1.8.15
 	github.com/cucumber/gherkin/go/v26 v26.2.0
 	github.com/cucumber/godog v0.15.1
 	github.com/cucumber/messages/go/v21 v21.0.1

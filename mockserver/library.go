@@ -9,6 +9,7 @@ import (
 
 	"github.com/mediaspec/mediaspec/mockserver/gazetteer"
 	"github.com/mediaspec/mediaspec/mockserver/internal/dto"
+	"github.com/mediaspec/mediaspec/mockserver/internal/live"
 	"github.com/mediaspec/mediaspec/mockserver/internal/store"
 	"github.com/mediaspec/mediaspec/mockserver/model"
 )
@@ -211,7 +212,7 @@ func (s *server) updateAsset(c *call, b dto.Body) error {
 	if err != nil {
 		return err
 	}
-	s.live.publish(c.p().User.ID, "on_asset_update", out)
+	s.live.Publish(c.p().User.ID, live.AssetUpdate, out)
 	return c.json(http.StatusOK, out)
 }
 
@@ -258,10 +259,10 @@ func (s *server) deleteAssets(c *call, b dto.Body) error {
 	}
 	if force {
 		for _, id := range gone {
-			s.live.publish(c.p().User.ID, "on_asset_delete", id)
+			s.live.Publish(c.p().User.ID, live.AssetDelete, id)
 		}
 	} else {
-		s.live.publish(c.p().User.ID, "on_asset_trash", ids)
+		s.live.Publish(c.p().User.ID, live.AssetTrash, ids)
 	}
 	return noContent(c)
 }
@@ -288,7 +289,7 @@ func (s *server) restoreTrash(all bool) operation {
 			return err
 		}
 		if len(restored) > 0 {
-			s.live.publish(c.p().User.ID, "on_asset_restore", restored)
+			s.live.Publish(c.p().User.ID, live.AssetRestore, restored)
 		}
 		return noContent(c)
 	}
@@ -307,7 +308,7 @@ func (s *server) emptyTrash(c *call) error {
 		return err
 	}
 	for _, id := range gone {
-		s.live.publish(c.p().User.ID, "on_asset_delete", id)
+		s.live.Publish(c.p().User.ID, live.AssetDelete, id)
 	}
 	return noContent(c)
 }

@@ -62,19 +62,22 @@ func safely(do func(id string) error, id string) (err error) {
 	return do(id)
 }
 
-// add queues an upload; with the queue full, its pictures are not made
-// (they answer 404, as the reference's do when its jobs fail), and the log
-// says so. Once the queue is closed, nothing is queued.
-func (j *pictureJobs) add(id string) {
+// add queues an upload, and says whether it did; with the queue full, its
+// pictures are not made (they answer 404, as the reference's do when its
+// jobs fail), and the log says so. Once the queue is closed, nothing is
+// queued.
+func (j *pictureJobs) add(id string) bool {
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	if j.closed {
-		return
+		return false
 	}
 	select {
 	case j.queue <- id:
+		return true
 	default:
 		j.log.Warn("making pictures", "asset", id, "error", "the queue is full; its pictures will not be made")
+		return false
 	}
 }
 

@@ -33,6 +33,12 @@ func (s *server) routes() {
 	s.route("GET /api/openapi.json", s.as(anyone, s.specJSON))
 	s.route("GET /api/openapi.yaml", s.as(anyone, s.specYAML))
 
+	// Live events (socket.io): the endpoint checks the credentials itself,
+	// as the reference's gateway does. Without its slash, no route (the
+	// mux would redirect it).
+	s.route("/api/socket.io/", s.as(anyone, s.liveSocket))
+	s.route("/api/socket.io", s.as(anyone, noRoute))
+
 	// Assets.
 	s.route("POST /api/asset/bulk-upload-check", s.as(user, s.bulkUploadCheck))
 	s.route("GET /api/asset/statistics", s.as(user, s.assetStatistics))

@@ -12,6 +12,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/mediaspec/mediaspec/mockserver/internal/live"
 	"github.com/mediaspec/mediaspec/mockserver/internal/store"
 	"github.com/mediaspec/mediaspec/mockserver/model"
 	"github.com/mediaspec/mediaspec/mockserver/pictures"
@@ -66,6 +67,10 @@ type Config struct {
 	MaxDecodePixels int
 	// Now is the wall clock; nil means time.Now.
 	Now func() time.Time
+	// MaxLiveConnections bounds the live-event connections (socket.io)
+	// open at once, and MaxLiveConnectionsPerUser those of one user; 0
+	// means live.DefaultMaxConns and live.DefaultMaxConnsPerUser.
+	MaxLiveConnections, MaxLiveConnectionsPerUser int
 }
 
 // server is the mock: its configuration, its state and its routes.
@@ -83,23 +88,12 @@ type server struct {
 	datasets                 largeAnswers
 	pictures                 *pictureCache
 	profiles                 *profileImages
-	live                     liveEvents
 	media                    *media // nil: uploads are not kept
 	pictureJobs              *pictureJobs
 	posters                  sync.Map // [2]int{w, h} of the preview → *poster
+
+	live *live.Hub // the live-event connections (socket.io)
 }
-
-// liveEvents tells users' live connections what changed.
-type liveEvents interface {
-	// publish sends an event of the upstream's (on_asset_update, ...) to
-	// every live connection of the user.
-	publish(userID, event string, payload any)
-}
-
-// noLiveEvents tells nobody.
-type noLiveEvents struct{}
-
-func (noLiveEvents) publish(string, string, any) {}
 
 // Server is a mock server: the handler of its API and control API, and
 // the workers that make the pictures of uploads.
@@ -118,12 +112,14 @@ func New(cfg Config) (*Server, error) {
 }
 
 // Close stops the workers that make the pictures of uploads, once those
-// queued are made, so that the media folder may be removed. The handler
-// answers on, without making pictures.
+// queued are made, so that the media folder may be removed, and closes the
+// live-event connections. The handler answers on, without making pictures,
+// and refuses live-event connections.
 func (m *Server) Close() error {
 	if m.s.pictureJobs != nil {
 		m.s.pictureJobs.close()
 	}
+	m.s.live.Close()
 	return nil
 }
 
@@ -156,6 +152,7 @@ func newServer(cfg Config) (*server, error) {
 	s.large = make(largeAnswers, maxLargeAnswers)
 	s.datasets = make(largeAnswers, maxDatasetAnswers)
 	s.pictures = newPictureCache(cmp.Or(cfg.ThumbnailCache, DefaultThumbnailCache))
+	s.live = s.newLiveHub()
 	if cfg.MediaDir != "" {
 		if s.media, err = openMedia(cfg.MediaDir, cfg.MaxUploadFiles); err != nil {
 			return nil, fmt.Errorf("mockserver: %w", err)
@@ -163,10 +160,9 @@ func newServer(cfg Config) (*server, error) {
 		if !cfg.MediaDirTemporary {
 			st.SetMediaDir(s.media.dir)
 		}
-		s.pictureJobs = startPictureJobs(pictureWorkers, s.log, s.makeUploadPictures)
+		s.pictureJobs = startPictureJobs(pictureWorkers, s.log, s.makePicturesThenTell)
 	}
 	s.profiles = newProfileImages(s.media)
-	s.live = noLiveEvents{}
 	s.routes()
 	return s, nil
 }

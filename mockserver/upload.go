@@ -94,26 +94,32 @@ func (s *server) upload(c *call) error {
 		return err
 	}
 	status := http.StatusCreated
+	picturesQueued := false // and on_upload_success sent once they are made
 	if res.Duplicate {
 		status = http.StatusOK
 	} else if s.media != nil {
-		s.keepFile(up.assetFile, res.ID)
+		picturesQueued = s.keepFile(up.assetFile, res.ID)
 		if up.liveFile != nil && res.LiveVideoID != "" && !s.media.has(blobOriginal, res.LiveVideoID) {
 			s.keepFile(up.liveFile, res.LiveVideoID)
 		}
 	}
-	return c.json(status, model.UploadResult{ID: res.ID, Duplicate: res.Duplicate})
+	_ = c.json(status, model.UploadResult{ID: res.ID, Duplicate: res.Duplicate})
+	if !res.Duplicate && !picturesQueued {
+		s.tellUploadedNow(c.w, res.ID)
+	}
+	return nil
 }
 
 // keepFile keeps an upload's file as the original of the asset id, and
-// queues its pictures. Where it cannot be kept, the asset stands and its
-// pictures answer 404, as the reference's do when their making fails.
-func (s *server) keepFile(f *arriving, id string) {
+// queues its pictures; it says whether they were queued. Where it cannot
+// be kept, the asset stands and its pictures answer 404, as the
+// reference's do when their making fails.
+func (s *server) keepFile(f *arriving, id string) bool {
 	if err := f.keep(blobOriginal, id); err != nil {
 		s.log.Error("upload", "error", err)
-		return
+		return false
 	}
-	s.pictureJobs.add(id)
+	return s.pictureJobs.add(id)
 }
 
 func tooLarge(limit int64) *apiError {

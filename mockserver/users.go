@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/mediaspec/mediaspec/mockserver/internal/dto"
+	"github.com/mediaspec/mediaspec/mockserver/internal/live"
 	"github.com/mediaspec/mediaspec/mockserver/internal/store"
 	"github.com/mediaspec/mediaspec/mockserver/model"
 	"github.com/mediaspec/mediaspec/mockserver/password"
@@ -366,6 +367,11 @@ func (s *server) deleteUserAdmin(c *call, b dto.Body) error {
 	})
 	if err != nil {
 		return err
+	}
+	if force {
+		// The reference's deletion job tells everyone once the user is
+		// gone; here that is at once.
+		s.live.Broadcast(live.UserDelete, c.id)
 	}
 	return c.json(http.StatusOK, out)
 }
