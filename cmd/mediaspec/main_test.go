@@ -28,6 +28,9 @@ func TestUsageErrors(t *testing.T) {
 		{"serve", "extra"},
 		{"serve", "--fixtures", "family.json", "--seed", "7"},
 		{"serve", "--fixtures", "family.json", "--api-key", "k", "--links", "3"},
+		{"serve", "--empty", "--seed", "7"},
+		{"serve", "--empty", "--users", "2"},
+		{"serve", "--empty", "--fixtures", "family.json"},
 		{"spec", "--yaml"},
 	} {
 		t.Run(strings.Join(args, " "), func(t *testing.T) {

@@ -146,6 +146,19 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			return fmt.Errorf("%w: %s cannot be used with --fixtures, whose file holds the whole dataset", errUsage, strings.Join(ignored, ", "))
 		}
 	}
+	if df.empty {
+		// No user means nothing generated: the flags that shape generated
+		// data would be silently ignored.
+		var ignored []string
+		fs.Visit(func(f *flag.Flag) {
+			if f.Name != "empty" && isDatasetFlag(f.Name) {
+				ignored = append(ignored, "--"+f.Name)
+			}
+		})
+		if len(ignored) > 0 {
+			return fmt.Errorf("%w: %s cannot be used with --empty, which starts with no user and no data", errUsage, strings.Join(ignored, ", "))
+		}
+	}
 	logger, err := newLogger(stderr, *logFormat, *quiet)
 	if err != nil {
 		return err
