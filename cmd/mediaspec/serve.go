@@ -12,6 +12,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"sync"
@@ -217,6 +218,10 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	defer func() { _ = h.Close() }() // the picture workers, before a temporary media folder goes
 
 	// Bind before saying anything, so a busy port fails at once.
+	// Start-up made garbage the server will not need again (the password
+	// hash alone takes 19 MiB): hand it back now rather than keep it as
+	// idle memory until the runtime gets round to it.
+	debug.FreeOSMemory()
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {
 		return fmt.Errorf("cannot listen on %s: %w", *addr, err)

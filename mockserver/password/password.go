@@ -10,6 +10,7 @@ import (
 	"encoding/base64"
 	"errors"
 	"fmt"
+	"runtime"
 	"strings"
 
 	"golang.org/x/crypto/argon2"
@@ -24,6 +25,21 @@ const (
 	saltLen   = 16
 )
 
+// Each hash holds its memory (19 MiB, up to maxMemoryKiB for a stored one)
+// while it runs: at most one hash per CPU runs at once, so that a burst of
+// logins costs time, not gigabytes. Hashing is CPU-bound: more at once
+// would not end sooner.
+var slots = make(chan struct{}, runtime.GOMAXPROCS(0))
+
+// derive is argon2.IDKey, taking a slot; a test counts the hashes running.
+var derive = argon2.IDKey
+
+func idKey(pw, salt []byte, passes, memory uint32, lanes uint8, n uint32) []byte {
+	slots <- struct{}{}
+	defer func() { <-slots }()
+	return derive(pw, salt, passes, memory, lanes, n)
+}
+
 // ErrMalformed is a stored hash that cannot be read.
 var ErrMalformed = errors.New("not an argon2id hash in the PHC string format")
 
@@ -37,7 +53,7 @@ func Hash(pw string) string {
 // HashWithSalt hashes pw with the given salt: the data generator derives the
 // salt from its seed, so that the same seed gives the same dataset.
 func HashWithSalt(pw string, salt []byte) string {
-	key := argon2.IDKey([]byte(pw), salt, passes, memoryKiB, lanes, keyLen)
+	key := idKey([]byte(pw), salt, passes, memoryKiB, lanes, keyLen)
 	enc := base64.RawStdEncoding
 	return fmt.Sprintf("$argon2id$v=%d$m=%d,t=%d,p=%d$%s$%s", argon2.Version, memoryKiB, passes, lanes, enc.EncodeToString(salt), enc.EncodeToString(key))
 }
@@ -49,7 +65,7 @@ func Check(hash, pw string) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	key := argon2.IDKey([]byte(pw), p.salt, p.passes, p.memory, p.lanes, uint32(len(p.key)))
+	key := idKey([]byte(pw), p.salt, p.passes, p.memory, p.lanes, uint32(len(p.key)))
 	return subtle.ConstantTimeCompare(key, p.key) == 1, nil
 }
 

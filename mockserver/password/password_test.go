@@ -2,7 +2,9 @@ package password
 
 import (
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -23,6 +25,49 @@ func TestHashAndCheck(t *testing.T) {
 	assert.NotEqual(t, h, Hash("mediaspec-dev-password"), "a new salt each time")
 	salt := []byte("0123456789abcdef")
 	assert.Equal(t, HashWithSalt("x", salt), HashWithSalt("x", salt), "the same salt, the same hash")
+}
+
+// TestHashesRunOnePerCPU: many logins at once hash at most one per CPU at
+// a time, each holding its 19 MiB only while it runs.
+func TestHashesRunOnePerCPU(t *testing.T) {
+	var (
+		mu            sync.Mutex
+		running, most int
+		entered       = make(chan struct{}, 64)
+		release       = make(chan struct{})
+	)
+	real := derive
+	t.Cleanup(func() { derive = real })
+	derive = func(pw, salt []byte, passes, memory uint32, lanes uint8, n uint32) []byte {
+		mu.Lock()
+		running++
+		most = max(most, running)
+		mu.Unlock()
+		entered <- struct{}{}
+		<-release
+		mu.Lock()
+		running--
+		mu.Unlock()
+		return make([]byte, n)
+	}
+	const logins = 12
+	var wg sync.WaitGroup
+	for range logins {
+		wg.Go(func() { _ = HashWithSalt("pw", []byte("0123456789abcdef")) })
+	}
+	// As many as there are slots get in; no other does while they run.
+	for range cap(slots) {
+		<-entered
+	}
+	select {
+	case <-entered:
+		t.Errorf("a hash started while %d were running", cap(slots))
+	case <-time.After(200 * time.Millisecond):
+	}
+	close(release)
+	wg.Wait()
+	assert.LessOrEqual(t, most, cap(slots))
+	assert.Positive(t, most)
 }
 
 func TestMalformedHashes(t *testing.T) {
