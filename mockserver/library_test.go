@@ -1,0 +1,401 @@
+package mockserver
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// The library as its owner changes it (library.go): albums, their users
+// and assets, assets, stacks, the trash, partners and people. What each
+// answer must be is the upstream's (server/src/services at 66fced40e, and
+// its e2e specs album, asset, trash, partner and person); a case the mock
+// answers otherwise is skipped with "mock differs" and the upstream's
+// evidence.
+
+const (
+	libBobAsset  = "00000000-0000-4000-8000-000000b0a5e7" // Bob's one asset of testDataset
+	libUnknownID = "00000000-0000-4000-8000-00000000beef" // names nothing
+)
+
+// libKey is the header that acts as the user of key.
+func libKey(key string) []string { return []string{"x-api-key", key} }
+
+// libSend sends method path with a JSON body ("" for none) as the user of
+// key ("" for nobody).
+func libSend(t *testing.T, srv *httptest.Server, method, path, body, key string) reply {
+	t.Helper()
+	var headers []string
+	if key != "" {
+		headers = libKey(key)
+	}
+	return sendJSON(t, srv, method, path, body, headers...)
+}
+
+// libRead is a GET of path as the user of key that must answer 200,
+// decoded.
+func libRead(t *testing.T, srv *httptest.Server, path, key string) map[string]any {
+	t.Helper()
+	var out map[string]any
+	rep := getJSON(t, srv, path, &out, libKey(key)...)
+	require.Equal(t, http.StatusOK, rep.status, "GET %s: %s", path, rep.body)
+	return out
+}
+
+// libList is a GET of path as the user of key that must answer 200 with a
+// list, decoded.
+func libList(t *testing.T, srv *httptest.Server, path, key string) []map[string]any {
+	t.Helper()
+	var out []map[string]any
+	rep := getJSON(t, srv, path, &out, libKey(key)...)
+	require.Equal(t, http.StatusOK, rep.status, "GET %s: %s", path, rep.body)
+	return out
+}
+
+// libEmptyOK checks the reference's answer to an operation that
+// returns nothing: 200 with no body.
+func libEmptyOK(t *testing.T, rep reply) {
+	t.Helper()
+	require.Equal(t, http.StatusOK, rep.status, "body: %s", rep.body)
+	require.Empty(t, rep.body)
+}
+
+// libNoContent checks a 204 with no body.
+func libNoContent(t *testing.T, rep reply) {
+	t.Helper()
+	require.Equal(t, http.StatusNoContent, rep.status, "body: %s", rep.body)
+	require.Empty(t, rep.body)
+}
+
+// libIDsIn is the ids of a list of objects (assets, albums), in order.
+func libIDsIn(list any) []string {
+	ids := []string{}
+	items, _ := list.([]any)
+	for _, it := range items {
+		ids = append(ids, it.(map[string]any)["id"].(string))
+	}
+	return ids
+}
+
+// libIDs is the ids of decoded objects, in order.
+func libIDs(list []map[string]any) []string {
+	ids := []string{}
+	for _, it := range list {
+		ids = append(ids, it["id"].(string))
+	}
+	return ids
+}
+
+// libNames is the albumName of each album, in order.
+func libNames(albums []map[string]any) []string {
+	names := []string{}
+	for _, al := range albums {
+		names = append(names, al["albumName"].(string))
+	}
+	return names
+}
+
+// libRoles is an album answer's users as "id:role", in order.
+func libRoles(al map[string]any) []string {
+	out := []string{}
+	for _, au := range al["albumUsers"].([]any) {
+		m := au.(map[string]any)
+		out = append(out, m["user"].(map[string]any)["id"].(string)+":"+m["role"].(string))
+	}
+	return out
+}
+
+// libUpload uploads a photo of the given content as the user of key,
+// with form fields changed (name, value, ...); its id.
+func libUpload(t *testing.T, srv *httptest.Server, key, content string, fields ...string) string {
+	t.Helper()
+	f := validForm(content)
+	for i := 0; i+1 < len(fields); i += 2 {
+		f = f.with(fields[i], fields[i+1])
+	}
+	rep := do(t, uploadRequest(t, srv, f, key))
+	require.Equal(t, http.StatusCreated, rep.status, "%s", rep.body)
+	var res struct{ ID string }
+	rep.json(t, &res)
+	return res.ID
+}
+
+// Albums.
+
+func TestLibraryUpdateAlbum(t *testing.T) {
+	srv := newTestServer(t)
+	before := libRead(t, srv, "/api/albums/"+testAlbumID, keyAlice)
+	rep := libSend(t, srv, http.MethodPatch, "/api/albums/"+testAlbumID,
+		`{"albumName":"Lisboa","description":"Tiles and trams","isActivityEnabled":false,"order":"asc","albumThumbnailAssetId":"`+aliceAssetID+`"}`, keyAlice)
+	require.Equal(t, http.StatusOK, rep.status, "%s", rep.body)
+	var al map[string]any
+	rep.json(t, &al)
+	assert.Equal(t, testAlbumID, al["id"])
+	assert.Equal(t, aliceID, al["ownerId"])
+	assert.Equal(t, "Lisboa", al["albumName"])
+	assert.Equal(t, "Tiles and trams", al["description"])
+	assert.Equal(t, false, al["isActivityEnabled"])
+	assert.Equal(t, "asc", al["order"])
+	assert.Equal(t, aliceAssetID, al["albumThumbnailAssetId"])
+	assert.Equal(t, []any{}, al["assets"], "mapAlbumWithoutAssets: no assets in the answer")
+	assert.EqualValues(t, 1, al["assetCount"], "but their count")
+	assert.Equal(t, []string{bobID + ":viewer"}, libRoles(al))
+	assert.Equal(t, true, al["shared"])
+	assert.Equal(t, true, al["hasSharedLink"])
+	assert.Equal(t, before["createdAt"], al["createdAt"])
+	assert.Greater(t, al["updatedAt"], before["updatedAt"])
+	assert.Equal(t, before["startDate"], al["startDate"])
+
+	after := libRead(t, srv, "/api/albums/"+testAlbumID, keyAlice)
+	for _, k := range []string{"albumName", "description", "isActivityEnabled", "order", "updatedAt"} {
+		assert.Equal(t, al[k], after[k], k)
+	}
+	assert.Equal(t, []string{aliceAssetID}, libIDsIn(after["assets"]))
+
+	// A member left out is kept.
+	rep = libSend(t, srv, http.MethodPatch, "/api/albums/"+testAlbumID, `{"description":""}`, keyAlice)
+	require.Equal(t, http.StatusOK, rep.status, "%s", rep.body)
+	rep.json(t, &al)
+	assert.Equal(t, "Lisboa", al["albumName"])
+	assert.Equal(t, "", al["description"])
+	assert.Equal(t, "asc", al["order"])
+
+	// The thumbnail must be one of the album's assets.
+	outside := uploadAsset(t, srv, keyAlice, "not in the album")
+	for _, id := range []string{outside, libBobAsset, libUnknownID} {
+		requireError(t, libSend(t, srv, http.MethodPatch, "/api/albums/"+testAlbumID, `{"albumThumbnailAssetId":"`+id+`"}`, keyAlice), 400, "Invalid album thumbnail")
+	}
+
+	editors := createAlbum(t, srv, keyAlice, `{"albumName":"Edited by Bob","albumUsers":[{"userId":"`+bobID+`","role":"editor"}]}`)["id"].(string)
+	for _, tt := range []struct {
+		name, album, body, key string
+		status                 int
+		message                any
+	}{
+		{"a viewer", testAlbumID, `{"albumName":"x"}`, keyBob, 400, "Not found or no album.update access"},
+		{"an editor", editors, `{"albumName":"x"}`, keyBob, 400, "Not found or no album.update access"},
+		{"a stranger", testAlbumID, `{"albumName":"x"}`, keyCarol, 400, "Not found or no album.update access"},
+		{"an unknown album", libUnknownID, `{"albumName":"x"}`, keyAlice, 400, "Not found or no album.update access"},
+		{"an album id not a UUID", "nope", `{"albumName":"x"}`, keyAlice, 400, []any{"id must be a UUID"}},
+		{"every member wrong", testAlbumID, `{"albumName":5,"description":5,"albumThumbnailAssetId":"x","isActivityEnabled":"x","order":"up"}`, keyAlice, 400,
+			[]any{"albumName must be a string", "description must be a string", "albumThumbnailAssetId must be a UUID", "isActivityEnabled must be a boolean value", "order must be one of the following values: asc, desc"}},
+		{"no credentials", testAlbumID, `{"albumName":"x"}`, "", 401, "Authentication required"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			requireError(t, libSend(t, srv, http.MethodPatch, "/api/albums/"+tt.album, tt.body, tt.key), tt.status, tt.message)
+		})
+	}
+	requireError(t, sendJSON(t, srv, http.MethodPatch, "/api/albums/"+testAlbumID, `{"albumName":"x"}`, "x-immich-share-key", linkUpload), 403, "Forbidden resource")
+	assert.Equal(t, "Lisboa", libRead(t, srv, "/api/albums/"+testAlbumID, keyAlice)["albumName"], "no refused change was made")
+	assert.Equal(t, "Edited by Bob", libRead(t, srv, "/api/albums/"+editors, keyAlice)["albumName"])
+}
+
+func TestLibraryDeleteAlbum(t *testing.T) {
+	srv := newTestServer(t)
+	for _, tt := range []struct {
+		name, album, key string
+		status           int
+		message          any
+	}{
+		{"a viewer", testAlbumID, keyBob, 400, "Not found or no album.delete access"},
+		{"a stranger", testAlbumID, keyCarol, 400, "Not found or no album.delete access"},
+		{"an unknown album", libUnknownID, keyAlice, 400, "Not found or no album.delete access"},
+		{"an album id not a UUID", "nope", keyAlice, 400, []any{"id must be a UUID"}},
+		{"no credentials", testAlbumID, "", 401, "Authentication required"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			requireError(t, libSend(t, srv, http.MethodDelete, "/api/albums/"+tt.album, "", tt.key), tt.status, tt.message)
+		})
+	}
+	requireError(t, do(t, newRequest(t, http.MethodDelete, srv.URL+"/api/albums/"+testAlbumID, nil, "x-immich-share-key", linkUpload)), 403, "Forbidden resource")
+	require.Len(t, listLinks(t, srv, keyAlice), 3, "nothing was deleted yet")
+
+	libEmptyOK(t, libSend(t, srv, http.MethodDelete, "/api/albums/"+testAlbumID, "", keyAlice))
+
+	requireError(t, getJSON(t, srv, "/api/albums/"+testAlbumID, nil, libKey(keyAlice)...), 400, "Not found or no album.read access")
+	requireError(t, getJSON(t, srv, "/api/albums/"+testAlbumID, nil, libKey(keyBob)...), 400, "Not found or no album.read access")
+	assert.Empty(t, libList(t, srv, "/api/albums", keyAlice))
+	assert.Empty(t, libList(t, srv, "/api/albums?shared=true", keyBob), "gone for its users too")
+	assert.Equal(t, map[string]any{"owned": 0.0, "shared": 0.0, "notShared": 0.0}, libRead(t, srv, "/api/albums/count", keyAlice))
+
+	// Its links go with it (the reference's foreign key cascades); the
+	// other links and the asset stay.
+	var left []string
+	for _, l := range listLinks(t, srv, keyAlice) {
+		assert.Nil(t, l.Album, "link %s", l.ID)
+		left = append(left, l.ID)
+	}
+	assert.ElementsMatch(t, []string{viewLinkID, expiredLinkID}, left)
+	requireError(t, do(t, newRequest(t, http.MethodGet, srv.URL+"/api/shared-links/me?key="+linkUpload, nil)), 401, "Invalid share key")
+	requireError(t, getJSON(t, srv, "/api/shared-links/"+uploadLinkID, nil, libKey(keyAlice)...), 400, "Shared link not found")
+	assert.Equal(t, aliceAssetID, libRead(t, srv, "/api/asset/"+aliceAssetID, keyAlice)["id"])
+
+	requireError(t, libSend(t, srv, http.MethodDelete, "/api/albums/"+testAlbumID, "", keyAlice), 400, "Not found or no album.delete access")
+}
+
+func TestLibraryRemoveAlbumAssets(t *testing.T) {
+	srv := newTestServer(t)
+	a1 := libUpload(t, srv, keyAlice, "remove-1", "fileCreatedAt", "2026-05-01T10:00:00.000Z")
+	a2 := libUpload(t, srv, keyAlice, "remove-2", "fileCreatedAt", "2026-06-01T10:00:00.000Z")
+	album := createAlbum(t, srv, keyAlice, `{"albumName":"Mixed","assetIds":["`+a1+`","`+a2+`"],"albumUsers":[{"userId":"`+bobID+`","role":"editor"},{"userId":"`+carolID+`","role":"viewer"}]}`)
+	id := album["id"].(string)
+	path := "/api/albums/" + id + "/assets"
+	addBobs := func() {
+		rep := libSend(t, srv, http.MethodPut, path, `{"ids":["`+libBobAsset+`"]}`, keyBob)
+		require.JSONEq(t, `[{"id":"`+libBobAsset+`","success":true}]`, string(rep.body))
+	}
+	addBobs()
+
+	// Refused: the album is read first, then the caller's right to take
+	// assets out of it (the owner's or an editor's).
+	for _, tt := range []struct {
+		name, album, body, key string
+		status                 int
+		message                any
+	}{
+		{"a viewer", id, `{"ids":["` + a1 + `"]}`, keyCarol, 400, "Not found or no album.removeAsset access"},
+		{"a viewer of another album", testAlbumID, `{"ids":["` + aliceAssetID + `"]}`, keyBob, 400, "Not found or no album.removeAsset access"},
+		{"a stranger", testAlbumID, `{"ids":["` + aliceAssetID + `"]}`, keyCarol, 400, "Not found or no album.removeAsset access"},
+		{"an unknown album", libUnknownID, `{"ids":["` + a1 + `"]}`, keyAlice, 400, "Album not found"},
+		{"no ids", id, `{}`, keyAlice, 400, []any{"each value in ids must be a UUID", "ids should not be empty", "ids must be an array"}},
+		{"an id not a UUID", id, `{"ids":["x"]}`, keyAlice, 400, []any{"each value in ids must be a UUID"}},
+		{"an album id not a UUID", "nope", `{"ids":["` + a1 + `"]}`, keyAlice, 400, []any{"id must be a UUID"}},
+		{"no credentials", id, `{"ids":["` + a1 + `"]}`, "", 401, "Authentication required"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			requireError(t, libSend(t, srv, http.MethodDelete, "/api/albums/"+tt.album+"/assets", tt.body, tt.key), tt.status, tt.message)
+		})
+	}
+	requireError(t, sendJSON(t, srv, http.MethodDelete, "/api/albums/"+testAlbumID+"/assets", `{"ids":["`+aliceAssetID+`"]}`, "x-immich-share-key", linkUpload), 403, "Forbidden resource")
+	assert.EqualValues(t, 3, libRead(t, srv, "/api/albums/"+id, keyAlice)["assetCount"], "nothing was taken out")
+
+	// Each id answers for itself, in request order: only an asset's owner
+	// (or a partner of theirs) takes it out, the album's owner included.
+	unchanged := libRead(t, srv, "/api/albums/"+id, keyAlice)["updatedAt"]
+	for _, tt := range []struct {
+		name, key, ids, want string
+		count                float64
+	}{
+		{"the owner, an editor's asset", keyAlice, libBobAsset, `[{"id":"` + libBobAsset + `","success":false,"error":"no_permission"}]`, 3},
+		{"an editor, the owner's asset", keyBob, a1, `[{"id":"` + a1 + `","success":false,"error":"no_permission"}]`, 3},
+		{"assets not in the album", keyAlice, aliceAssetID + `","` + libUnknownID, `[{"id":"` + aliceAssetID + `","success":false,"error":"not_found"},{"id":"` + libUnknownID + `","success":false,"error":"not_found"}]`, 3},
+		{"an empty list", keyAlice, "", `[]`, 3},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			body := `{"ids":["` + tt.ids + `"]}`
+			if tt.ids == "" {
+				body = `{"ids":[]}`
+			}
+			rep := libSend(t, srv, http.MethodDelete, path, body, tt.key)
+			require.Equal(t, http.StatusOK, rep.status, "%s", rep.body)
+			assert.JSONEq(t, tt.want, string(rep.body))
+			after := libRead(t, srv, "/api/albums/"+id, keyAlice)
+			assert.EqualValues(t, tt.count, after["assetCount"])
+			assert.Equal(t, unchanged, after["updatedAt"], "nothing taken out, nothing changed")
+		})
+	}
+
+	// The editor takes his own out; a repeat is not_found.
+	rep := libSend(t, srv, http.MethodDelete, path, `{"ids":["`+libBobAsset+`","`+libUnknownID+`","`+libBobAsset+`"]}`, keyBob)
+	require.Equal(t, http.StatusOK, rep.status, "%s", rep.body)
+	assert.JSONEq(t, `[{"id":"`+libBobAsset+`","success":true},{"id":"`+libUnknownID+`","success":false,"error":"not_found"},{"id":"`+libBobAsset+`","success":false,"error":"not_found"}]`, string(rep.body))
+	after := libRead(t, srv, "/api/albums/"+id, keyAlice)
+	assert.ElementsMatch(t, []string{a1, a2}, libIDsIn(after["assets"]))
+	assert.Greater(t, after["updatedAt"], unchanged)
+	assert.Equal(t, a1, after["albumThumbnailAssetId"], "the thumbnail stays where it is not taken out")
+
+	// The owner takes out the thumbnail: the one left becomes it; the last
+	// one out leaves none.
+	rep = libSend(t, srv, http.MethodDelete, path, `{"ids":["`+a1+`","`+a1+`"]}`, keyAlice)
+	assert.JSONEq(t, `[{"id":"`+a1+`","success":true},{"id":"`+a1+`","success":false,"error":"not_found"}]`, string(rep.body))
+	after = libRead(t, srv, "/api/albums/"+id, keyAlice)
+	assert.Equal(t, a2, after["albumThumbnailAssetId"])
+	assert.Equal(t, []string{a2}, libIDsIn(after["assets"]))
+	rep = libSend(t, srv, http.MethodDelete, path, `{"ids":["`+a2+`"]}`, keyAlice)
+	assert.JSONEq(t, `[{"id":"`+a2+`","success":true}]`, string(rep.body))
+	after = libRead(t, srv, "/api/albums/"+id, keyAlice)
+	assert.Nil(t, after["albumThumbnailAssetId"])
+	assert.EqualValues(t, 0, after["assetCount"])
+	assert.NotContains(t, after, "startDate", "no dates without assets")
+
+	// The asset stays in the library.
+	assert.Equal(t, a1, libRead(t, srv, "/api/asset/"+a1, keyAlice)["id"])
+}
+
+func TestLibraryRemovedThumbnailIsTheNewestLeft(t *testing.T) {
+	t.Skip("mock differs: the next thumbnail is the first asset stored, not the newest; " +
+		"upstream album.service.ts removeAssets calls albumRepository.updateThumbnails, whose subquery " +
+		"(album.repository.ts updateThumbnails) orders the album's assets by fileCreatedAt DESC, limit 1")
+	srv := newTestServer(t)
+	thumb := libUpload(t, srv, keyAlice, "thumb", "fileCreatedAt", "2026-03-01T10:00:00.000Z")
+	older := libUpload(t, srv, keyAlice, "older", "fileCreatedAt", "2020-03-01T10:00:00.000Z")
+	newer := libUpload(t, srv, keyAlice, "newer", "fileCreatedAt", "2025-03-01T10:00:00.000Z")
+	id := createAlbum(t, srv, keyAlice, `{"albumName":"Thumbs","assetIds":["`+thumb+`","`+older+`","`+newer+`"]}`)["id"].(string)
+	rep := libSend(t, srv, http.MethodDelete, "/api/albums/"+id+"/assets", `{"ids":["`+thumb+`"]}`, keyAlice)
+	require.Equal(t, http.StatusOK, rep.status, "%s", rep.body)
+	assert.Equal(t, newer, libRead(t, srv, "/api/albums/"+id, keyAlice)["albumThumbnailAssetId"])
+}
+
+func TestLibraryAddAlbumUsers(t *testing.T) {
+	srv := newTestServer(t)
+	album := createAlbum(t, srv, keyAlice, `{"albumName":"To share","assetIds":["`+aliceAssetID+`"]}`)
+	id := album["id"].(string)
+	path := "/api/albums/" + id + "/users"
+	assert.Equal(t, false, album["shared"])
+
+	rep := libSend(t, srv, http.MethodPut, path, `{"albumUsers":[{"userId":"`+carolID+`","role":"viewer"},{"userId":"`+strings.ToUpper(bobID)+`"}]}`, keyAlice)
+	require.Equal(t, http.StatusOK, rep.status, "%s", rep.body)
+	var al map[string]any
+	rep.json(t, &al)
+	assert.Equal(t, []string{bobID + ":editor", carolID + ":viewer"}, libRoles(al), "editor when no role is given; by role, then name")
+	assert.Equal(t, true, al["shared"])
+	assert.Equal(t, []any{}, al["assets"], "the album without its assets")
+	assert.EqualValues(t, 1, al["assetCount"])
+	assert.Equal(t, "To share", al["albumName"])
+	assert.Equal(t, []string{id, testAlbumID}, libIDs(libList(t, srv, "/api/albums?shared=true", keyBob)), "newest first")
+	assert.Equal(t, []string{id}, libIDs(libList(t, srv, "/api/albums?shared=true", keyCarol)))
+	assert.Equal(t, map[string]any{"owned": 2.0, "shared": 2.0, "notShared": 0.0}, libCount(t, srv, keyAlice))
+
+	for _, tt := range []struct {
+		name, album, body, key string
+		message                any
+	}{
+		{"the owner", id, `{"albumUsers":[{"userId":"` + aliceID + `","role":"editor"}]}`, keyAlice, "Cannot be shared with owner"},
+		{"a user already added", id, `{"albumUsers":[{"userId":"` + bobID + `","role":"viewer"}]}`, keyAlice, "User already added"},
+		{"an unknown user", id, `{"albumUsers":[{"userId":"` + libUnknownID + `","role":"viewer"}]}`, keyAlice, "User not found"},
+		{"an editor", id, `{"albumUsers":[{"userId":"` + libUnknownID + `","role":"viewer"}]}`, keyBob, "Not found or no album.share access"},
+		{"a viewer", testAlbumID, `{"albumUsers":[{"userId":"` + carolID + `","role":"viewer"}]}`, keyBob, "Not found or no album.share access"},
+		{"a stranger", testAlbumID, `{"albumUsers":[{"userId":"` + carolID + `","role":"viewer"}]}`, keyCarol, "Not found or no album.share access"},
+		{"an unknown album", libUnknownID, `{"albumUsers":[{"userId":"` + carolID + `","role":"viewer"}]}`, keyAlice, "Not found or no album.share access"},
+		{"no users", id, `{}`, keyAlice, []any{"albumUsers should not be empty"}},
+		{"an empty list", id, `{"albumUsers":[]}`, keyAlice, []any{"albumUsers should not be empty"}},
+		// The reference judges nothing more and fails with a 500 later;
+		// the mock judges each user as AlbumUserAddDto declares it.
+		{"a user of the wrong shape", id, `{"albumUsers":[{"userId":"x","role":"owner"}]}`, keyAlice,
+			[]any{"albumUsers.0.userId must be a UUID", "albumUsers.0.role must be one of the following values: editor, viewer"}},
+		{"an album id not a UUID", "nope", `{"albumUsers":[{"userId":"` + carolID + `"}]}`, keyAlice, []any{"id must be a UUID"}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			requireError(t, libSend(t, srv, http.MethodPut, "/api/albums/"+tt.album+"/users", tt.body, tt.key), 400, tt.message)
+		})
+	}
+	requireError(t, libSend(t, srv, http.MethodPut, path, `{"albumUsers":[{"userId":"`+carolID+`"}]}`, ""), 401, "Authentication required")
+	assert.Equal(t, []string{bobID + ":editor", carolID + ":viewer"}, libRoles(libRead(t, srv, "/api/albums/"+id, keyAlice)))
+
+	// A deleted user is no user to share with.
+	other := createAlbum(t, srv, keyAlice, `{"albumName":"Later"}`)["id"].(string)
+	rep = libSend(t, srv, http.MethodDelete, "/api/admin/users/"+carolID, `{}`, keyAlice)
+	require.Equal(t, http.StatusOK, rep.status, "%s", rep.body)
+	requireError(t, libSend(t, srv, http.MethodPut, "/api/albums/"+other+"/users", `{"albumUsers":[{"userId":"`+carolID+`","role":"viewer"}]}`, keyAlice), 400, "User not found")
+	assert.Equal(t, []string{bobID + ":editor"}, libRoles(libRead(t, srv, "/api/albums/"+id, keyAlice)), "a deleted user is left out of the album's users")
+}
+
+// libCount is GET /api/albums/count as the user of key.
+func libCount(t *testing.T, srv *httptest.Server, key string) map[string]any {
+	t.Helper()
+	return libRead(t, srv, "/api/albums/count", key)
+}
