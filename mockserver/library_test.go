@@ -399,3 +399,196 @@ func libCount(t *testing.T, srv *httptest.Server, key string) map[string]any {
 	t.Helper()
 	return libRead(t, srv, "/api/albums/count", key)
 }
+
+func TestLibraryUpdateAlbumUserRole(t *testing.T) {
+	srv := newTestServer(t)
+	path := "/api/albums/" + testAlbumID + "/user/"
+	assert.Equal(t, []string{bobID + ":viewer"}, libRoles(libRead(t, srv, "/api/albums/"+testAlbumID, keyAlice)))
+	requireError(t, libSend(t, srv, http.MethodPut, "/api/albums/"+testAlbumID+"/assets", `{"ids":["`+libBobAsset+`"]}`, keyBob), 400, "Not found or no album.addAsset access")
+
+	libEmptyOK(t, libSend(t, srv, http.MethodPut, path+strings.ToUpper(bobID), `{"role":"editor"}`, keyAlice))
+	assert.Equal(t, []string{bobID + ":editor"}, libRoles(libRead(t, srv, "/api/albums/"+testAlbumID, keyBob)))
+	rep := libSend(t, srv, http.MethodPut, "/api/albums/"+testAlbumID+"/assets", `{"ids":["`+libBobAsset+`"]}`, keyBob)
+	assert.JSONEq(t, `[{"id":"`+libBobAsset+`","success":true}]`, string(rep.body), "an editor adds his own")
+	libEmptyOK(t, libSend(t, srv, http.MethodPut, path+bobID, `{"role":"viewer"}`, keyAlice))
+	assert.Equal(t, []string{bobID + ":viewer"}, libRoles(libRead(t, srv, "/api/albums/"+testAlbumID, keyAlice)))
+
+	for _, tt := range []struct {
+		name, album, user, body, key string
+		status                       int
+		message                      any
+	}{
+		{"the user themselves", testAlbumID, bobID, `{"role":"editor"}`, keyBob, 400, "Not found or no album.share access"},
+		{"the user themselves, as me", testAlbumID, "me", `{"role":"editor"}`, keyBob, 400, "Not found or no album.share access"},
+		{"a stranger", testAlbumID, bobID, `{"role":"editor"}`, keyCarol, 400, "Not found or no album.share access"},
+		{"an unknown album", libUnknownID, bobID, `{"role":"editor"}`, keyAlice, 400, "Not found or no album.share access"},
+		{"no role", testAlbumID, bobID, `{}`, keyAlice, 400, []any{"role must be one of the following values: editor, viewer"}},
+		{"the owner's role", testAlbumID, bobID, `{"role":"owner"}`, keyAlice, 400, []any{"role must be one of the following values: editor, viewer"}},
+		{"a user id not a UUID", testAlbumID, "bob", `{"role":"editor"}`, keyAlice, 400, "Validation failed (uuid v 4 is expected)"},
+		{"a user id not a v4 UUID", testAlbumID, "00000000-0000-0000-0000-000000000000", `{"role":"editor"}`, keyAlice, 400, "Validation failed (uuid v 4 is expected)"},
+		{"an album id not a UUID", "nope", bobID, `{"role":"editor"}`, keyAlice, 400, []any{"id must be a UUID"}},
+		// The reference fails with a 500 for these two (findOneOrFail on no
+		// row, and "me" sent on to the database as a user id); the mock
+		// says what is wrong.
+		{"a user not in the album", testAlbumID, carolID, `{"role":"editor"}`, keyAlice, 400, "Album not shared with user"},
+		{"the owner, as me", testAlbumID, "me", `{"role":"editor"}`, keyAlice, 400, "Album not shared with user"},
+		{"no credentials", testAlbumID, bobID, `{"role":"editor"}`, "", 401, "Authentication required"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			requireError(t, libSend(t, srv, http.MethodPut, "/api/albums/"+tt.album+"/user/"+tt.user, tt.body, tt.key), tt.status, tt.message)
+		})
+	}
+	requireError(t, sendJSON(t, srv, http.MethodPut, path+bobID, `{"role":"editor"}`, "x-immich-share-key", linkUpload), 403, "Forbidden resource")
+	assert.Equal(t, []string{bobID + ":viewer"}, libRoles(libRead(t, srv, "/api/albums/"+testAlbumID, keyAlice)), "no refused change was made")
+}
+
+func TestLibraryRemoveAlbumUser(t *testing.T) {
+	srv := newTestServer(t)
+	id := createAlbum(t, srv, keyAlice, `{"albumName":"Three of us","assetIds":["`+aliceAssetID+`"],"albumUsers":[{"userId":"`+bobID+`","role":"editor"},{"userId":"`+carolID+`","role":"viewer"}]}`)["id"].(string)
+	path := "/api/albums/" + id + "/user/"
+
+	for _, tt := range []struct {
+		name, album, user, key string
+		status                 int
+		message                any
+	}{
+		{"the owner", id, aliceID, keyAlice, 400, "Cannot remove album owner"},
+		{"the owner, as me", id, "me", keyAlice, 400, "Cannot remove album owner"},
+		{"an editor removes another user", id, carolID, keyBob, 400, "Not found or no album.share access"},
+		{"a viewer removes another user", id, bobID, keyCarol, 400, "Not found or no album.share access"},
+		{"a user not in the album", testAlbumID, carolID, keyAlice, 400, "Album not shared with user"},
+		{"a stranger removes themselves", testAlbumID, "me", keyCarol, 400, "Album not shared with user"},
+		{"a stranger removes a user", testAlbumID, bobID, keyCarol, 400, "Not found or no album.share access"},
+		{"an unknown album", libUnknownID, "me", keyAlice, 400, "Album not found"},
+		{"a user id not a UUID", id, "bob", keyAlice, 400, "Validation failed (uuid v 4 is expected)"},
+		{"an album id not a UUID", "nope", bobID, keyAlice, 400, []any{"id must be a UUID"}},
+		{"no credentials", id, bobID, "", 401, "Authentication required"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			requireError(t, libSend(t, srv, http.MethodDelete, "/api/albums/"+tt.album+"/user/"+tt.user, "", tt.key), tt.status, tt.message)
+		})
+	}
+	assert.Equal(t, []string{bobID + ":editor", carolID + ":viewer"}, libRoles(libRead(t, srv, "/api/albums/"+id, keyAlice)), "no refused change was made")
+
+	// A user leaves on their own ("me"); the owner removes another by id.
+	libEmptyOK(t, libSend(t, srv, http.MethodDelete, path+"me", "", keyCarol))
+	requireError(t, getJSON(t, srv, "/api/albums/"+id, nil, libKey(keyCarol)...), 400, "Not found or no album.read access")
+	assert.Empty(t, libList(t, srv, "/api/albums?shared=true", keyCarol))
+	libEmptyOK(t, libSend(t, srv, http.MethodDelete, path+strings.ToUpper(bobID), "", keyAlice))
+	requireError(t, getJSON(t, srv, "/api/albums/"+id, nil, libKey(keyBob)...), 400, "Not found or no album.read access")
+	assert.Equal(t, []string{testAlbumID}, libIDs(libList(t, srv, "/api/albums?shared=true", keyBob)))
+
+	al := libRead(t, srv, "/api/albums/"+id, keyAlice)
+	assert.Equal(t, []any{}, al["albumUsers"])
+	assert.Equal(t, false, al["shared"], "no users and no link: not shared")
+	assert.Equal(t, []string{id}, libIDs(libList(t, srv, "/api/albums?shared=false", keyAlice)))
+	requireError(t, libSend(t, srv, http.MethodDelete, path+bobID, "", keyAlice), 400, "Album not shared with user")
+}
+
+func TestLibraryAlbumCountAndSharedListing(t *testing.T) {
+	srv := newTestServer(t)
+	count := func(key string) []float64 {
+		c := libCount(t, srv, key)
+		require.Len(t, c, 3, "owned, shared and notShared: %v", c)
+		return []float64{c["owned"].(float64), c["shared"].(float64), c["notShared"].(float64)}
+	}
+	names := func(query, key string) []string {
+		return libNames(libList(t, srv, "/api/albums"+query, key))
+	}
+	lisbon := "Lisbon, October 2026"
+	assert.Equal(t, []float64{1, 1, 0}, count(keyAlice))
+	assert.Equal(t, []float64{0, 1, 0}, count(keyBob), "shared counts the albums shared with him")
+	assert.Equal(t, []float64{0, 0, 0}, count(keyCarol))
+
+	// An album of Alice's alone, one with a link only, and one of Bob's
+	// that he shares with Alice.
+	createAlbum(t, srv, keyAlice, `{"albumName":"Alone"}`)
+	linked := createAlbum(t, srv, keyAlice, `{"albumName":"Linked"}`)["id"].(string)
+	createLink(t, srv, keyAlice, `{"type":"ALBUM","albumId":"`+linked+`"}`)
+	createAlbum(t, srv, keyBob, `{"albumName":"Bob's, with Alice","albumUsers":[{"userId":"`+aliceID+`","role":"viewer"}]}`)
+	createAlbum(t, srv, keyBob, `{"albumName":"Bob's own"}`)
+
+	for _, tt := range []struct {
+		name, query, key string
+		want             []string
+	}{
+		{"Alice's own", "", keyAlice, []string{"Linked", "Alone", lisbon}},
+		{"Alice's shared", "?shared=true", keyAlice, []string{"Bob's, with Alice", "Linked", lisbon}},
+		{"Alice's not shared", "?shared=false", keyAlice, []string{"Alone"}},
+		{"Bob's own", "", keyBob, []string{"Bob's own", "Bob's, with Alice"}},
+		{"Bob's shared", "?shared=true", keyBob, []string{"Bob's, with Alice", lisbon}},
+		{"Bob's not shared", "?shared=false", keyBob, []string{"Bob's own"}},
+		{"Carol's shared", "?shared=true", keyCarol, []string{}},
+	} {
+		t.Run(tt.name, func(t *testing.T) { assert.Equal(t, tt.want, names(tt.query, tt.key)) })
+	}
+	for _, al := range libList(t, srv, "/api/albums?shared=true", keyAlice) {
+		assert.Equal(t, true, al["shared"], "%s", al["albumName"])
+	}
+	assert.Equal(t, []float64{3, 3, 1}, count(keyAlice))
+	assert.Equal(t, []float64{2, 2, 1}, count(keyBob))
+
+	// A deleted owner's albums leave every listing and count, and come
+	// back with them; their albums' users are left out of the answers.
+	rep := libSend(t, srv, http.MethodDelete, "/api/admin/users/"+bobID, `{}`, keyAlice)
+	require.Equal(t, http.StatusOK, rep.status, "%s", rep.body)
+	assert.Equal(t, []string{"Linked", lisbon}, names("?shared=true", keyAlice))
+	assert.Equal(t, []float64{3, 2, 1}, count(keyAlice))
+	assert.Equal(t, []any{}, libRead(t, srv, "/api/albums/"+testAlbumID, keyAlice)["albumUsers"])
+
+	rep = libSend(t, srv, http.MethodPost, "/api/admin/users/"+bobID+"/restore", "", keyAlice)
+	require.Equal(t, http.StatusOK, rep.status, "%s", rep.body)
+	assert.Equal(t, []string{"Bob's, with Alice", "Linked", lisbon}, names("?shared=true", keyAlice))
+	assert.Equal(t, []float64{3, 3, 1}, count(keyAlice))
+	assert.Equal(t, []string{bobID + ":viewer"}, libRoles(libRead(t, srv, "/api/albums/"+testAlbumID, keyAlice)))
+
+	requireError(t, getJSON(t, srv, "/api/albums/count", nil), 401, "Authentication required")
+	requireError(t, getJSON(t, srv, "/api/albums/count?key="+linkUpload, nil), 403, "Forbidden resource")
+}
+
+// TestLibraryEditorAndViewer is what each role of an album's users may do
+// to it, in the order a client would try it.
+func TestLibraryEditorAndViewer(t *testing.T) {
+	srv := newTestServer(t)
+	carolAsset := libUpload(t, srv, keyCarol, "c")
+	id := createAlbum(t, srv, keyAlice, `{"albumName":"Roles","assetIds":["`+aliceAssetID+`"],"albumUsers":[{"userId":"`+bobID+`","role":"editor"},{"userId":"`+carolID+`","role":"viewer"}]}`)["id"].(string)
+	album := "/api/albums/" + id
+	for _, tt := range []struct {
+		name, method, path, body, key string
+		status                        int
+		want                          string // the JSON body of a 200, or the error message
+	}{
+		{"the editor reads it", http.MethodGet, album, "", keyBob, 200, ""},
+		{"the viewer reads it", http.MethodGet, album, "", keyCarol, 200, ""},
+		{"the editor adds his asset", http.MethodPut, album + "/assets", `{"ids":["` + libBobAsset + `"]}`, keyBob, 200, `[{"id":"` + libBobAsset + `","success":true}]`},
+		{"the viewer adds hers", http.MethodPut, album + "/assets", `{"ids":["` + carolAsset + `"]}`, keyCarol, 400, "Not found or no album.addAsset access"},
+		{"the viewer takes one out", http.MethodDelete, album + "/assets", `{"ids":["` + aliceAssetID + `"]}`, keyCarol, 400, "Not found or no album.removeAsset access"},
+		{"the editor takes the owner's out", http.MethodDelete, album + "/assets", `{"ids":["` + aliceAssetID + `"]}`, keyBob, 200, `[{"id":"` + aliceAssetID + `","success":false,"error":"no_permission"}]`},
+		{"the editor renames it", http.MethodPatch, album, `{"albumName":"Mine now"}`, keyBob, 400, "Not found or no album.update access"},
+		{"the viewer renames it", http.MethodPatch, album, `{"albumName":"Mine now"}`, keyCarol, 400, "Not found or no album.update access"},
+		{"the editor shares it", http.MethodPut, album + "/users", `{"albumUsers":[{"userId":"` + aliceID + `"}]}`, keyBob, 400, "Not found or no album.share access"},
+		{"the editor changes a role", http.MethodPut, album + "/user/" + carolID, `{"role":"editor"}`, keyBob, 400, "Not found or no album.share access"},
+		{"the editor removes the viewer", http.MethodDelete, album + "/user/" + carolID, "", keyBob, 400, "Not found or no album.share access"},
+		{"the editor deletes it", http.MethodDelete, album, "", keyBob, 400, "Not found or no album.delete access"},
+		{"the viewer deletes it", http.MethodDelete, album, "", keyCarol, 400, "Not found or no album.delete access"},
+		{"the editor takes his own out", http.MethodDelete, album + "/assets", `{"ids":["` + libBobAsset + `"]}`, keyBob, 200, `[{"id":"` + libBobAsset + `","success":true}]`},
+		{"the viewer leaves", http.MethodDelete, album + "/user/me", "", keyCarol, 200, ""},
+		{"the viewer, gone, reads it", http.MethodGet, album, "", keyCarol, 400, "Not found or no album.read access"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			rep := libSend(t, srv, tt.method, tt.path, tt.body, tt.key)
+			if tt.status != http.StatusOK {
+				requireError(t, rep, tt.status, tt.want)
+				return
+			}
+			require.Equal(t, http.StatusOK, rep.status, "%s", rep.body)
+			if tt.want != "" {
+				assert.JSONEq(t, tt.want, string(rep.body))
+			}
+		})
+	}
+	al := libRead(t, srv, album, keyAlice)
+	assert.Equal(t, "Roles", al["albumName"])
+	assert.Equal(t, []string{aliceAssetID}, libIDsIn(al["assets"]))
+	assert.Equal(t, []string{bobID + ":editor"}, libRoles(al))
+}
