@@ -8,6 +8,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/mediaspec/mediaspec/mockserver/model"
 )
 
 // The library as its owner changes it (library.go): albums, their users
@@ -591,4 +593,325 @@ func TestLibraryEditorAndViewer(t *testing.T) {
 	assert.Equal(t, "Roles", al["albumName"])
 	assert.Equal(t, []string{aliceAssetID}, libIDsIn(al["assets"]))
 	assert.Equal(t, []string{bobID + ":editor"}, libRoles(al))
+}
+
+// Assets.
+
+const libPersonID = "00000000-0000-4000-8000-0000000fe501" // Alice's person, on her asset
+
+// libDataset is testDataset with a person of Alice's whose face is on her
+// asset, as the upstream's asset spec seeds "Test Person".
+func libDataset() model.Dataset {
+	d := testDataset()
+	d.People = append(d.People, model.PersonRecord{ID: libPersonID, OwnerID: aliceID, Name: "Test Person", ThumbnailPath: "/my/awesome/thumbnail.jpg"})
+	for i := range d.Assets {
+		if d.Assets[i].ID == aliceAssetID {
+			d.Assets[i].Faces = []model.FaceRecord{{ID: "00000000-0000-4000-8000-0000000fac01", PersonID: libPersonID, BoundingBoxX2: 10, BoundingBoxY2: 10, ImageWidth: 100, ImageHeight: 100}}
+		}
+	}
+	return d
+}
+
+func libServer(t *testing.T) *httptest.Server {
+	return newTestServer(t, func(c *Config) { c.Dataset = libDataset })
+}
+
+func TestLibraryUpdateAsset(t *testing.T) {
+	srv := libServer(t)
+	path := "/api/asset/" + aliceAssetID
+	before := libRead(t, srv, path, keyAlice)
+	require.Equal(t, false, before["isFavorite"])
+
+	put := func(body string) map[string]any {
+		t.Helper()
+		rep := libSend(t, srv, http.MethodPut, path, body, keyAlice)
+		require.Equal(t, http.StatusOK, rep.status, "%s", rep.body)
+		var a map[string]any
+		rep.json(t, &a)
+		require.Equal(t, aliceAssetID, a["id"])
+		return a
+	}
+
+	// The answer is the asset as its owner reads it, with its owner, tags
+	// and people, without its stack.
+	a := put(`{"isFavorite":true}`)
+	assert.Equal(t, true, a["isFavorite"])
+	assert.Equal(t, false, a["isArchived"])
+	assert.Equal(t, aliceID, a["owner"].(map[string]any)["id"])
+	assert.Equal(t, []any{}, a["tags"])
+	people := a["people"].([]any)
+	require.Len(t, people, 1)
+	person := people[0].(map[string]any)
+	assert.Equal(t, libPersonID, person["id"])
+	assert.Equal(t, "Test Person", person["name"])
+	assert.Nil(t, person["birthDate"])
+	assert.Equal(t, false, person["isHidden"])
+	assert.Equal(t, "/my/awesome/thumbnail.jpg", person["thumbnailPath"])
+	assert.NotContains(t, a, "stackParentId")
+	assert.NotContains(t, a, "stack")
+	assert.Nil(t, a["stackCount"])
+	assert.Greater(t, a["updatedAt"], before["updatedAt"])
+	assert.Equal(t, true, libRead(t, srv, path, keyAlice)["isFavorite"])
+	assert.Equal(t, false, libRead(t, srv, path, keyBob)["isFavorite"], "her favourite, not the album viewer's")
+
+	a = put(`{"isArchived":true}`)
+	assert.Equal(t, true, a["isArchived"])
+	assert.Equal(t, true, a["isFavorite"], "a member left out is kept")
+	a = put(`{"isFavorite":false,"isArchived":false}`)
+	assert.Equal(t, false, a["isFavorite"])
+	assert.Equal(t, false, a["isArchived"])
+
+	a = put(`{"description":"Test asset description"}`)
+	assert.Equal(t, "Test asset description", a["exifInfo"].(map[string]any)["description"])
+
+	// The upstream's asset spec: the date taken, in UTC.
+	a = put(`{"dateTimeOriginal":"2023-11-19T18:11:00.000-07:00"}`)
+	exif := a["exifInfo"].(map[string]any)
+	assert.Equal(t, "2023-11-20T01:11:00.000Z", exif["dateTimeOriginal"])
+	assert.Equal(t, "Test asset description", exif["description"], "the description stays")
+	// The reference gets the rest from its metadata job a moment later;
+	// the mock has it at once: the wall clock as localDateTime, the
+	// instant as fileCreatedAt, the offset as the zone.
+	assert.Equal(t, "2023-11-19T18:11:00.000Z", a["localDateTime"])
+	assert.Equal(t, "2023-11-20T01:11:00.000Z", a["fileCreatedAt"])
+	assert.Equal(t, "UTC-7", exif["timeZone"])
+
+	a = put(`{"latitude":12,"longitude":12}`)
+	exif = a["exifInfo"].(map[string]any)
+	assert.EqualValues(t, 12, exif["latitude"])
+	assert.EqualValues(t, 12, exif["longitude"])
+	a = put(`{"latitude":"38.7223","longitude":"-9.1393"}`)
+	exif = a["exifInfo"].(map[string]any)
+	assert.EqualValues(t, 38.7223, exif["latitude"], "a string of a number is a number")
+	assert.EqualValues(t, -9.1393, exif["longitude"])
+	assert.Equal(t, "Lisbon", exif["city"])
+	assert.Equal(t, "Portugal", exif["country"])
+	assert.Equal(t, "2023-11-20T01:11:00.000Z", exif["dateTimeOriginal"], "the date stays")
+
+	stored := libRead(t, srv, path, keyAlice)
+	for _, k := range []string{"isFavorite", "isArchived", "localDateTime", "fileCreatedAt"} {
+		assert.Equal(t, a[k], stored[k], k)
+	}
+	assert.Equal(t, a["exifInfo"], stored["exifInfo"])
+
+	// The upstream's asset spec rejects every one of these positions; the
+	// messages are the reference server's.
+	lat, lon := "latitude must be a latitude string or number", "longitude must be a longitude string or number"
+	for _, tt := range []struct {
+		name, body string
+		message    []any
+	}{
+		{"a latitude alone", `{"latitude":12}`, []any{"longitude should not be empty", lon}},
+		{"a longitude alone", `{"longitude":12}`, []any{"latitude should not be empty", lat}},
+		{"a longitude not a number", `{"latitude":12,"longitude":"abc"}`, []any{lon}},
+		{"a latitude not a number", `{"latitude":"abc","longitude":12}`, []any{lat}},
+		{"a null latitude", `{"latitude":null,"longitude":12}`, []any{"latitude should not be empty", lat}},
+		{"a null longitude", `{"latitude":12,"longitude":null}`, []any{"longitude should not be empty", lon}},
+		{"a latitude over 90", `{"latitude":91,"longitude":12}`, []any{lat}},
+		{"a latitude under -90", `{"latitude":-91,"longitude":12}`, []any{lat}},
+		{"a longitude under -180", `{"latitude":12,"longitude":-181}`, []any{lon}},
+		{"a longitude over 180", `{"latitude":12,"longitude":181}`, []any{lon}},
+		{"both out of range", `{"latitude":91,"longitude":181}`, []any{lat, lon}},
+		{"every other member wrong", `{"isFavorite":"yes","isArchived":1,"description":5,"dateTimeOriginal":"yesterday"}`,
+			[]any{"description must be a string", "isFavorite must be a boolean value", "isArchived must be a boolean value", "dateTimeOriginal must be a valid ISO 8601 date string"}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			requireError(t, libSend(t, srv, http.MethodPut, path, tt.body, keyAlice), 400, tt.message)
+		})
+	}
+	for _, tt := range []struct {
+		name, id, key string
+		status        int
+		message       any
+	}{
+		{"another's asset", libBobAsset, keyAlice, 400, "Not found or no asset.update access"},
+		{"an album viewer", aliceAssetID, keyBob, 400, "Not found or no asset.update access"},
+		{"an unknown asset", libUnknownID, keyAlice, 400, "Not found or no asset.update access"},
+		{"an id not a UUID", "nope", keyAlice, 400, []any{"id must be a UUID"}},
+		{"no credentials", aliceAssetID, "", 401, "Authentication required"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			requireError(t, libSend(t, srv, http.MethodPut, "/api/asset/"+tt.id, `{"isFavorite":true}`, tt.key), tt.status, tt.message)
+		})
+	}
+	requireError(t, sendJSON(t, srv, http.MethodPut, path, `{"isFavorite":true}`, "x-immich-share-key", linkView), 403, "Forbidden resource")
+	assert.Equal(t, stored, libRead(t, srv, path, keyAlice), "no refused change was made")
+}
+
+func TestLibraryUpdateAssets(t *testing.T) {
+	srv := newTestServer(t)
+	a1 := libUpload(t, srv, keyAlice, "bulk-1")
+	a2 := libUpload(t, srv, keyAlice, "bulk-2")
+	get := func(id string) map[string]any { return libRead(t, srv, "/api/asset/"+id, keyAlice) }
+
+	libNoContent(t, libSend(t, srv, http.MethodPut, "/api/asset", `{"ids":["`+a1+`","`+strings.ToUpper(a2)+`"],"isFavorite":true,"isArchived":true}`, keyAlice))
+	for _, id := range []string{a1, a2} {
+		a := get(id)
+		assert.Equal(t, true, a["isFavorite"], id)
+		assert.Equal(t, true, a["isArchived"], id)
+	}
+	assert.Equal(t, false, get(aliceAssetID)["isFavorite"], "only the ids sent")
+
+	// The date and the position go to every asset; a description is no
+	// member of AssetBulkUpdateDto and is dropped.
+	description := get(a1)["exifInfo"].(map[string]any)["description"]
+	libNoContent(t, libSend(t, srv, http.MethodPut, "/api/asset", `{"ids":["`+a1+`","`+a2+`"],"dateTimeOriginal":"2024-02-29T12:00:00.000Z","latitude":38.7223,"longitude":-9.1393,"description":"dropped"}`, keyAlice))
+	for _, id := range []string{a1, a2} {
+		exif := get(id)["exifInfo"].(map[string]any)
+		assert.Equal(t, "2024-02-29T12:00:00.000Z", exif["dateTimeOriginal"], id)
+		assert.EqualValues(t, 38.7223, exif["latitude"], id)
+		assert.EqualValues(t, -9.1393, exif["longitude"], id)
+		assert.Equal(t, description, exif["description"], id)
+		assert.Equal(t, true, get(id)["isFavorite"], "members left out are kept")
+	}
+	libNoContent(t, libSend(t, srv, http.MethodPut, "/api/asset", `{"ids":[]}`, keyAlice))
+
+	for _, tt := range []struct {
+		name, body string
+		message    any
+	}{
+		{"one of another's", `{"ids":["` + a1 + `","` + libBobAsset + `"],"isFavorite":false}`, "Not found or no asset.update access"},
+		{"an unknown one", `{"ids":["` + libUnknownID + `"],"isFavorite":false}`, "Not found or no asset.update access"},
+		{"no ids", `{}`, []any{"each value in ids must be a UUID", "ids should not be empty", "ids must be an array"}},
+		{"members of the wrong kind", `{"ids":["bad"],"stackParentId":"bad","removeParent":"x"}`, []any{"each value in ids must be a UUID", "stackParentId must be a UUID", "removeParent must be a boolean value"}},
+		{"a latitude alone", `{"ids":["` + a1 + `"],"latitude":12}`, []any{"longitude should not be empty", "longitude must be a longitude string or number"}},
+		{"a favourite not a boolean", `{"ids":["` + a1 + `"],"isFavorite":"no"}`, []any{"isFavorite must be a boolean value"}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			requireError(t, libSend(t, srv, http.MethodPut, "/api/asset", tt.body, keyAlice), 400, tt.message)
+		})
+	}
+	requireError(t, libSend(t, srv, http.MethodPut, "/api/asset", `{"ids":["`+a1+`"]}`, ""), 401, "Authentication required")
+	requireError(t, sendJSON(t, srv, http.MethodPut, "/api/asset", `{"ids":["`+a1+`"]}`, "x-immich-share-key", linkUpload), 403, "Forbidden resource")
+	assert.Equal(t, true, get(a1)["isFavorite"], "a refused bulk changes none of its assets")
+}
+
+// libStack is what an asset shows of its stack: the parent's id, the
+// others than the parent, and the count with the parent.
+type libStack struct {
+	parent string
+	others []string
+	count  any
+}
+
+func libStackOf(t *testing.T, srv *httptest.Server, id string) libStack {
+	t.Helper()
+	a := libRead(t, srv, "/api/asset/"+id, keyAlice)
+	s := libStack{count: a["stackCount"]}
+	if p, ok := a["stackParentId"]; ok {
+		s.parent = p.(string)
+	}
+	if _, ok := a["stack"]; ok {
+		s.others = libIDsIn(a["stack"])
+	}
+	return s
+}
+
+func TestLibraryStacks(t *testing.T) {
+	srv := newTestServer(t)
+	var s [5]string
+	for i := range s {
+		s[i] = libUpload(t, srv, keyAlice, "stacked-"+string(rune('0'+i)))
+	}
+	put := func(body string) {
+		t.Helper()
+		libNoContent(t, libSend(t, srv, http.MethodPut, "/api/asset", body, keyAlice))
+	}
+	check := func(id, parent string, others ...string) {
+		t.Helper()
+		got := libStackOf(t, srv, id)
+		if parent == "" {
+			assert.Equal(t, libStack{count: nil}, got, "%s is in no stack", id)
+			return
+		}
+		assert.Equal(t, parent, got.parent, "%s's parent", id)
+		assert.ElementsMatch(t, others, got.others, "%s's stack", id)
+		assert.EqualValues(t, len(others)+1, got.count, "%s's count", id)
+	}
+
+	// The upstream's asset spec, step by step.
+	put(`{"stackParentId":"` + s[0] + `","ids":["` + s[1] + `","` + s[2] + `"]}`)
+	check(s[0], s[0], s[1], s[2])
+	check(s[1], s[0], s[1], s[2])
+	check(s[3], "")
+
+	put(`{"stackParentId":"` + s[0] + `","ids":["` + s[3] + `"]}`)
+	check(s[0], s[0], s[1], s[2], s[3])
+
+	put(`{"removeParent":true,"ids":["` + s[1] + `"]}`)
+	check(s[0], s[0], s[2], s[3])
+	check(s[1], "")
+
+	put(`{"removeParent":true,"ids":["` + s[2] + `","` + s[3] + `"]}`)
+	for _, id := range s {
+		check(id, "")
+	}
+
+	// Stacking onto a stack's parent, or with its parent among the ids,
+	// merges the stacks under the new parent.
+	put(`{"stackParentId":"` + s[0] + `","ids":["` + s[1] + `","` + s[2] + `"]}`)
+	put(`{"stackParentId":"` + s[3] + `","ids":["` + s[0] + `"]}`)
+	check(s[3], s[3], s[0], s[1], s[2])
+	check(s[0], s[3], s[0], s[1], s[2])
+	check(s[4], "")
+
+	// What else the bulk changes goes to every asset of the new stack.
+	put(`{"stackParentId":"` + s[4] + `","ids":["` + s[3] + `"],"isFavorite":true}`)
+	check(s[4], s[4], s[0], s[1], s[2], s[3])
+	for _, id := range s {
+		assert.Equal(t, true, libRead(t, srv, "/api/asset/"+id, keyAlice)["isFavorite"], id)
+	}
+
+	// Another's parent, or another's child, is refused, and nothing moves.
+	requireError(t, libSend(t, srv, http.MethodPut, "/api/asset", `{"stackParentId":"`+s[4]+`","ids":["`+libBobAsset+`"]}`, keyBob), 400, "Not found or no asset.update access")
+	requireError(t, libSend(t, srv, http.MethodPut, "/api/asset", `{"stackParentId":"`+libBobAsset+`","ids":["`+s[0]+`"]}`, keyAlice), 400, "Not found or no asset.update access")
+	requireError(t, libSend(t, srv, http.MethodPut, "/api/asset", `{"stackParentId":"`+libUnknownID+`","ids":["`+s[0]+`"]}`, keyAlice), 400, "Not found or no asset.update access")
+	check(s[4], s[4], s[0], s[1], s[2], s[3])
+	assert.Nil(t, libRead(t, srv, "/api/asset/"+libBobAsset, keyBob)["stackCount"])
+}
+
+func TestLibraryUpdateStackParent(t *testing.T) {
+	srv := newTestServer(t)
+	var s [4]string
+	for i := range s {
+		s[i] = libUpload(t, srv, keyAlice, "parent-"+string(rune('0'+i)))
+	}
+	libNoContent(t, libSend(t, srv, http.MethodPut, "/api/asset", `{"stackParentId":"`+s[0]+`","ids":["`+s[1]+`","`+s[2]+`"]}`, keyAlice))
+	parentOf := func(id string) string { return libStackOf(t, srv, id).parent }
+
+	for _, tt := range []struct {
+		name, body, key string
+		status          int
+		message         any
+	}{
+		{"no ids", `{}`, keyAlice, 400, []any{"oldParentId must be a UUID", "oldParentId should not be empty", "oldParentId must be a string", "newParentId must be a UUID", "newParentId should not be empty", "newParentId must be a string"}},
+		{"ids not UUIDs", `{"oldParentId":"x","newParentId":"y"}`, keyAlice, 400, []any{"oldParentId must be a UUID", "newParentId must be a UUID"}},
+		{"another's stack", `{"oldParentId":"` + s[0] + `","newParentId":"` + s[1] + `"}`, keyBob, 400, "Not found or no asset.read access"},
+		{"an unknown old parent", `{"oldParentId":"` + libUnknownID + `","newParentId":"` + s[1] + `"}`, keyAlice, 400, "Not found or no asset.read access"},
+		{"another's new parent", `{"oldParentId":"` + s[0] + `","newParentId":"` + libBobAsset + `"}`, keyAlice, 400, "Not found or no asset.update access"},
+		// The reference throws a plain Error here (a 500), and takes a new
+		// parent from outside the stack; the mock refuses both with a 400.
+		{"an old parent in no stack", `{"oldParentId":"` + s[3] + `","newParentId":"` + s[3] + `"}`, keyAlice, 400, "Asset not found or not in a stack"},
+		{"a new parent outside the stack", `{"oldParentId":"` + s[0] + `","newParentId":"` + s[3] + `"}`, keyAlice, 400, "Asset not found or not in a stack"},
+		{"no credentials", `{"oldParentId":"` + s[0] + `","newParentId":"` + s[1] + `"}`, "", 401, "Authentication required"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			requireError(t, libSend(t, srv, http.MethodPut, "/api/asset/stack/parent", tt.body, tt.key), tt.status, tt.message)
+		})
+	}
+	assert.Equal(t, s[0], parentOf(s[2]), "nothing moved")
+
+	libEmptyOK(t, libSend(t, srv, http.MethodPut, "/api/asset/stack/parent", `{"oldParentId":"`+s[0]+`","newParentId":"`+s[2]+`"}`, keyAlice))
+	st := libStackOf(t, srv, s[2])
+	assert.Equal(t, s[2], st.parent)
+	assert.ElementsMatch(t, []string{s[0], s[1]}, st.others)
+	assert.EqualValues(t, 3, st.count)
+	for _, id := range s[:3] {
+		assert.Equal(t, s[2], parentOf(id), id)
+	}
+
+	// Any asset of the stack names it as the old parent.
+	libEmptyOK(t, libSend(t, srv, http.MethodPut, "/api/asset/stack/parent", `{"oldParentId":"`+s[0]+`","newParentId":"`+s[1]+`"}`, keyAlice))
+	assert.ElementsMatch(t, []string{s[0], s[2]}, libStackOf(t, srv, s[1]).others)
+	assert.Equal(t, s[1], parentOf(s[0]))
 }
