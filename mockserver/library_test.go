@@ -915,3 +915,164 @@ func TestLibraryUpdateStackParent(t *testing.T) {
 	assert.ElementsMatch(t, []string{s[0], s[2]}, libStackOf(t, srv, s[1]).others)
 	assert.Equal(t, s[1], parentOf(s[0]))
 }
+
+// The trash.
+
+// libSeen is where an asset shows, to each who may see it.
+type libSeen struct {
+	ownerReads, viewerReads, linkReads bool
+	inAlbum, inLinks, inLinkOpened     bool
+	albumCount                         float64
+	monthBucket                        bool
+}
+
+// libWhereSeen looks for aliceAssetID everywhere testDataset shares it:
+// its album (Bob views it), the album's link and the INDIVIDUAL link.
+func libWhereSeen(t *testing.T, srv *httptest.Server) libSeen {
+	t.Helper()
+	var s libSeen
+	reads := func(headers ...string) bool {
+		rep := getJSON(t, srv, "/api/asset/"+aliceAssetID, nil, headers...)
+		if rep.status != http.StatusOK {
+			requireError(t, rep, 400, "Not found or no asset.read access")
+		}
+		return rep.status == http.StatusOK
+	}
+	s.ownerReads = reads(libKey(keyAlice)...)
+	s.viewerReads = reads(libKey(keyBob)...)
+	s.linkReads = reads("x-immich-share-key", linkView)
+	al := libRead(t, srv, "/api/albums/"+testAlbumID, keyBob)
+	s.inAlbum = len(libIDsIn(al["assets"])) == 1
+	s.albumCount = al["assetCount"].(float64)
+	seen := 0
+	for _, l := range listLinks(t, srv, keyAlice) {
+		switch l.ID {
+		case viewLinkID:
+			seen += len(l.Assets)
+		case uploadLinkID:
+			seen += len(l.Album.Assets)
+		}
+	}
+	s.inLinks = seen == 2
+	require.Contains(t, []int{0, 2}, seen, "both links show it, or neither")
+	var opened model.SharedLink
+	rep := getJSON(t, srv, "/api/shared-links/me?key="+linkView, &opened)
+	require.Equal(t, http.StatusOK, rep.status, "%s", rep.body)
+	s.inLinkOpened = len(opened.Assets) == 1
+	for _, b := range libList(t, srv, "/api/timeline/buckets?size=MONTH&isArchived=false", keyAlice) {
+		s.monthBucket = s.monthBucket || b["timeBucket"] == "2026-10-01T00:00:00.000Z" // its month
+	}
+	return s
+}
+
+func TestLibraryTrashAndRestore(t *testing.T) {
+	srv := newTestServer(t)
+	everywhere := libSeen{ownerReads: true, viewerReads: true, linkReads: true, inAlbum: true, inLinks: true, inLinkOpened: true, albumCount: 1, monthBucket: true}
+	inTrash := libSeen{ownerReads: true}
+	trashed := func() any { return libRead(t, srv, "/api/asset/"+aliceAssetID, keyAlice)["isTrashed"] }
+	stats := func(query string) map[string]any { return libRead(t, srv, "/api/asset/statistics"+query, keyAlice) }
+	require.Equal(t, everywhere, libWhereSeen(t, srv))
+
+	// In the trash, only its owner sees it: it leaves its album, its links
+	// and the timeline.
+	libNoContent(t, libSend(t, srv, http.MethodDelete, "/api/asset", `{"ids":["`+aliceAssetID+`"]}`, keyAlice))
+	assert.Equal(t, true, trashed())
+	assert.Equal(t, inTrash, libWhereSeen(t, srv))
+	assert.Equal(t, map[string]any{"images": 1.0, "videos": 0.0, "total": 1.0}, stats("?isTrashed=true"))
+	assert.Equal(t, []map[string]any{{"count": 1.0, "timeBucket": "2026-10-01T00:00:00.000Z"}}, libList(t, srv, "/api/timeline/buckets?size=MONTH&isTrashed=true", keyAlice))
+	libNoContent(t, libSend(t, srv, http.MethodDelete, "/api/asset", `{"ids":["`+aliceAssetID+`"]}`, keyAlice))
+	assert.Equal(t, true, trashed(), "trashing it again changes nothing")
+
+	// Restored, it is back everywhere.
+	libNoContent(t, libSend(t, srv, http.MethodPost, "/api/trash/restore/assets", `{"ids":["`+aliceAssetID+`"]}`, keyAlice))
+	assert.Equal(t, false, trashed())
+	assert.Equal(t, everywhere, libWhereSeen(t, srv))
+	assert.Equal(t, map[string]any{"images": 0.0, "videos": 0.0, "total": 0.0}, stats("?isTrashed=true"))
+	libNoContent(t, libSend(t, srv, http.MethodPost, "/api/trash/restore/assets", `{"ids":["`+aliceAssetID+`"]}`, keyAlice))
+	assert.Equal(t, false, trashed(), "restoring what is not in the trash changes nothing")
+
+	// POST /trash/restore takes back everything in the caller's trash, and
+	// only theirs.
+	other := libUpload(t, srv, keyAlice, "trash-2")
+	libNoContent(t, libSend(t, srv, http.MethodDelete, "/api/asset", `{"ids":["`+aliceAssetID+`","`+other+`"]}`, keyAlice))
+	libNoContent(t, libSend(t, srv, http.MethodDelete, "/api/asset", `{"ids":["`+libBobAsset+`"]}`, keyBob))
+	assert.Equal(t, 2.0, stats("?isTrashed=true")["total"])
+	libNoContent(t, libSend(t, srv, http.MethodPost, "/api/trash/restore", "", keyAlice))
+	assert.Equal(t, 0.0, stats("?isTrashed=true")["total"])
+	assert.Equal(t, everywhere, libWhereSeen(t, srv))
+	assert.Equal(t, false, libRead(t, srv, "/api/asset/"+other, keyAlice)["isTrashed"])
+	assert.Equal(t, true, libRead(t, srv, "/api/asset/"+libBobAsset, keyBob)["isTrashed"], "Bob's trash is his")
+
+	for _, tt := range []struct {
+		name, method, path, body, key string
+		status                        int
+		message                       any
+	}{
+		{"trashing another's", http.MethodDelete, "/api/asset", `{"ids":["` + aliceAssetID + `","` + libBobAsset + `"]}`, keyAlice, 400, "Not found or no asset.delete access"},
+		{"trashing as an album viewer", http.MethodDelete, "/api/asset", `{"ids":["` + aliceAssetID + `"]}`, keyBob, 400, "Not found or no asset.delete access"},
+		{"trashing an unknown one", http.MethodDelete, "/api/asset", `{"ids":["` + libUnknownID + `"]}`, keyAlice, 400, "Not found or no asset.delete access"},
+		{"trashing no ids", http.MethodDelete, "/api/asset", `{}`, keyAlice, 400, []any{"each value in ids must be a UUID", "ids should not be empty", "ids must be an array"}},
+		{"trashing with force not a boolean", http.MethodDelete, "/api/asset", `{"ids":["` + aliceAssetID + `"],"force":"x"}`, keyAlice, 400, []any{"force must be a boolean value"}},
+		{"restoring another's", http.MethodPost, "/api/trash/restore/assets", `{"ids":["` + libBobAsset + `"]}`, keyAlice, 400, "Not found or no asset.restore access"},
+		{"restoring an unknown one", http.MethodPost, "/api/trash/restore/assets", `{"ids":["` + libUnknownID + `"]}`, keyAlice, 400, "Not found or no asset.restore access"},
+		{"restoring no ids", http.MethodPost, "/api/trash/restore/assets", `{}`, keyAlice, 400, []any{"each value in ids must be a UUID", "ids should not be empty", "ids must be an array"}},
+		{"trashing, no credentials", http.MethodDelete, "/api/asset", `{"ids":["` + aliceAssetID + `"]}`, "", 401, "Authentication required"},
+		{"restoring, no credentials", http.MethodPost, "/api/trash/restore", "", "", 401, "Authentication required"},
+		{"restoring ids, no credentials", http.MethodPost, "/api/trash/restore/assets", `{"ids":["` + aliceAssetID + `"]}`, "", 401, "Authentication required"},
+		{"emptying, no credentials", http.MethodPost, "/api/trash/empty", "", "", 401, "Authentication required"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			requireError(t, libSend(t, srv, tt.method, tt.path, tt.body, tt.key), tt.status, tt.message)
+		})
+	}
+	for _, path := range []string{"/api/trash/restore", "/api/trash/empty"} {
+		requireError(t, sendJSON(t, srv, http.MethodPost, path, "", "x-immich-share-key", linkUpload), 403, "Forbidden resource")
+	}
+	requireError(t, sendJSON(t, srv, http.MethodDelete, "/api/asset", `{"ids":["`+aliceAssetID+`"]}`, "x-immich-share-key", linkUpload), 403, "Forbidden resource")
+	libNoContent(t, libSend(t, srv, http.MethodDelete, "/api/asset", `{"ids":[]}`, keyAlice))
+	libNoContent(t, libSend(t, srv, http.MethodPost, "/api/trash/restore/assets", `{"ids":[]}`, keyAlice))
+	assert.Equal(t, everywhere, libWhereSeen(t, srv), "no refused change was made")
+}
+
+func TestLibraryDeleteForGood(t *testing.T) {
+	srv := newTestServer(t)
+	kept := libUpload(t, srv, keyAlice, "kept", "fileCreatedAt", "2026-11-05T09:30:00.000Z")
+	gone := libUpload(t, srv, keyAlice, "gone")
+	trashedA := libUpload(t, srv, keyAlice, "trashed-a")
+	trashedB := libUpload(t, srv, keyAlice, "trashed-b")
+	album := createAlbum(t, srv, keyAlice, `{"albumName":"Going","assetIds":["`+gone+`","`+kept+`","`+trashedA+`"]}`)["id"].(string)
+	link := createLink(t, srv, keyAlice, `{"type":"INDIVIDUAL","assetIds":["`+gone+`","`+kept+`"]}`)["id"].(string)
+	ids := func() []string {
+		var out []string
+		for _, a := range listAssets(t, srv, keyAlice) {
+			out = append(out, a.ID)
+		}
+		return out
+	}
+	require.ElementsMatch(t, []string{aliceAssetID, kept, gone, trashedA, trashedB}, ids())
+
+	// With force, an asset goes at once, trashed or not, and every
+	// reference to it with it.
+	libNoContent(t, libSend(t, srv, http.MethodDelete, "/api/asset", `{"ids":["`+gone+`"],"force":true}`, keyAlice))
+	requireError(t, getJSON(t, srv, "/api/asset/"+gone, nil, libKey(keyAlice)...), 400, "Not found or no asset.read access")
+	al := libRead(t, srv, "/api/albums/"+album, keyAlice)
+	assert.ElementsMatch(t, []string{kept, trashedA}, libIDsIn(al["assets"]))
+	assert.Equal(t, kept, al["albumThumbnailAssetId"], "the thumbnail went with it: the next one stored, here also the newest")
+	assert.Equal(t, []string{kept}, libIDsIn(libRead(t, srv, "/api/shared-links/"+link, keyAlice)["assets"]))
+
+	// Emptying the trash deletes what is in it, and nothing else.
+	libNoContent(t, libSend(t, srv, http.MethodDelete, "/api/asset", `{"ids":["`+trashedA+`","`+trashedB+`"]}`, keyAlice))
+	libNoContent(t, libSend(t, srv, http.MethodDelete, "/api/asset", `{"ids":["`+libBobAsset+`"]}`, keyBob))
+	assert.EqualValues(t, 1, libRead(t, srv, "/api/albums/"+album, keyAlice)["assetCount"], "the trash is out of the album")
+	libNoContent(t, libSend(t, srv, http.MethodPost, "/api/trash/empty", "", keyAlice))
+	assert.ElementsMatch(t, []string{aliceAssetID, kept}, ids())
+	assert.Equal(t, map[string]any{"images": 0.0, "videos": 0.0, "total": 0.0}, libRead(t, srv, "/api/asset/statistics?isTrashed=true", keyAlice))
+	assert.Equal(t, []string{kept}, libIDsIn(libRead(t, srv, "/api/albums/"+album, keyAlice)["assets"]))
+	assert.Equal(t, true, libRead(t, srv, "/api/asset/"+libBobAsset, keyBob)["isTrashed"], "another's trash is not emptied")
+	libNoContent(t, libSend(t, srv, http.MethodPost, "/api/trash/empty", "", keyAlice))
+	assert.ElementsMatch(t, []string{aliceAssetID, kept}, ids(), "an empty trash empties to nothing")
+
+	// Deleting another's for good is refused as trashing it is.
+	requireError(t, libSend(t, srv, http.MethodDelete, "/api/asset", `{"ids":["`+kept+`"],"force":true}`, keyBob), 400, "Not found or no asset.delete access")
+	assert.Equal(t, kept, libRead(t, srv, "/api/asset/"+kept, keyAlice)["id"])
+}
