@@ -1326,3 +1326,206 @@ func TestLibraryAssetStatistics(t *testing.T) {
 	requireError(t, getJSON(t, srv, "/api/asset/statistics", nil), 401, "Authentication required")
 	requireError(t, getJSON(t, srv, "/api/asset/statistics?key="+linkUpload, nil), 403, "Forbidden resource")
 }
+
+// Partners.
+
+// libPartners is GET /api/partners?direction as the user of key.
+func libPartners(t *testing.T, srv *httptest.Server, direction, key string) []map[string]any {
+	t.Helper()
+	return libList(t, srv, "/api/partners?direction="+direction, key)
+}
+
+func TestLibraryPartners(t *testing.T) {
+	srv := newTestServer(t)
+	bob := `{"id":"` + bobID + `","name":"Bob Tanaka","email":"bob@example.com","avatarColor":"blue","profileImagePath":"","inTimeline":%s}`
+	alice := `{"id":"` + aliceID + `","name":"Alice Moreau","email":"alice@example.com","avatarColor":"green","profileImagePath":"","inTimeline":%s}`
+	jsonOf := func(v any) string {
+		b, err := json.Marshal(v)
+		require.NoError(t, err)
+		return string(b)
+	}
+	for _, key := range []string{keyAlice, keyBob} {
+		assert.Empty(t, libPartners(t, srv, "shared-by", key))
+		assert.Empty(t, libPartners(t, srv, "shared-with", key))
+	}
+
+	// Alice shares her library with Bob: he is her partner, not in his
+	// timeline until he says so.
+	rep := libSend(t, srv, http.MethodPost, "/api/partners/"+bobID, "", keyAlice)
+	require.Equal(t, http.StatusCreated, rep.status, "%s", rep.body)
+	assert.JSONEq(t, strings.ReplaceAll(bob, "%s", "false"), string(rep.body))
+	requireError(t, libSend(t, srv, http.MethodPost, "/api/partners/"+bobID, "", keyAlice), 400, "Partner already exists")
+	assert.JSONEq(t, "["+strings.ReplaceAll(bob, "%s", "false")+"]", jsonOf(libPartners(t, srv, "shared-by", keyAlice)))
+	assert.Empty(t, libPartners(t, srv, "shared-with", keyAlice))
+	assert.JSONEq(t, "["+strings.ReplaceAll(alice, "%s", "false")+"]", jsonOf(libPartners(t, srv, "shared-with", keyBob)))
+	assert.Empty(t, libPartners(t, srv, "shared-by", keyBob))
+
+	rep = libSend(t, srv, http.MethodPut, "/api/partners/"+aliceID, `{"inTimeline":true}`, keyBob)
+	require.Equal(t, http.StatusOK, rep.status, "%s", rep.body)
+	assert.JSONEq(t, strings.ReplaceAll(alice, "%s", "true"), string(rep.body))
+	assert.Equal(t, true, libPartners(t, srv, "shared-with", keyBob)[0]["inTimeline"])
+	assert.Equal(t, true, libPartners(t, srv, "shared-by", keyAlice)[0]["inTimeline"])
+
+	for _, tt := range []struct {
+		name, method, path, body, key string
+		status                        int
+		message                       any
+		differs                       string
+	}{
+		{"the sharer sets the timeline", http.MethodPut, "/api/partners/" + bobID, `{"inTimeline":false}`, keyAlice, 400, "Not found or no partner.update access", ""},
+		{"no partnership", http.MethodPut, "/api/partners/" + carolID, `{"inTimeline":true}`, keyBob, 400, "Not found or no partner.update access", ""},
+		{"no inTimeline", http.MethodPut, "/api/partners/" + aliceID, `{}`, keyBob, 400, []any{"inTimeline should not be empty"},
+			"with its extra IsBoolean rule it adds \"inTimeline must be a boolean value\" for a missing member; " +
+				"upstream partner.dto.ts UpdatePartnerDto has @IsNotEmpty() alone, and the reference server answers {} with [\"inTimeline should not be empty\"]"},
+		// The reference asks only that it is there; the mock asks for the
+		// boolean it stores.
+		{"inTimeline not a boolean", http.MethodPut, "/api/partners/" + aliceID, `{"inTimeline":"yes"}`, keyBob, 400, []any{"inTimeline must be a boolean value"}, ""},
+		{"the other way round", http.MethodDelete, "/api/partners/" + aliceID, "", keyBob, 400, "Partner not found", ""},
+		{"no partnership to remove", http.MethodDelete, "/api/partners/" + carolID, "", keyAlice, 400, "Partner not found", ""},
+		{"an id not a UUID", http.MethodPost, "/api/partners/bob", "", keyAlice, 400, []any{"id must be a UUID"}, ""},
+		// The reference fails with a 500 (a foreign key) for these.
+		{"an unknown user", http.MethodPost, "/api/partners/" + libUnknownID, "", keyAlice, 400, "User not found", ""},
+		{"oneself", http.MethodPost, "/api/partners/" + aliceID, "", keyAlice, 400, "User not found", ""},
+		{"no credentials", http.MethodPost, "/api/partners/" + carolID, "", "", 401, "Authentication required", ""},
+		{"listing, no credentials", http.MethodGet, "/api/partners?direction=shared-by", "", "", 401, "Authentication required", ""},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			if tt.differs != "" {
+				t.Skip("mock differs: " + tt.differs)
+			}
+			requireError(t, libSend(t, srv, tt.method, tt.path, tt.body, tt.key), tt.status, tt.message)
+		})
+	}
+	requireError(t, getJSON(t, srv, "/api/partners?direction=shared-by&key="+linkUpload, nil), 403, "Forbidden resource")
+	t.Run("a direction that is neither", func(t *testing.T) {
+		t.Skip("mock differs: it answers 400 \"direction must be one of the following values: shared-by, shared-with\"; " +
+			"upstream partner.controller.ts takes @Query('direction') without a DTO and partner.service.ts getAll " +
+			"treats anything but shared-by as shared-with (the reference server answers ?direction=xyz with 200)")
+		assert.JSONEq(t, "["+strings.ReplaceAll(alice, "%s", "true")+"]", jsonOf(libPartners(t, srv, "xyz", keyBob)))
+	})
+
+	// A partner reads the other's assets: not the archived, not the trashed.
+	reads := func() int {
+		return getJSON(t, srv, "/api/asset/"+aliceAssetID, nil, libKey(keyBob)...).status
+	}
+	libEmptyOK(t, libSend(t, srv, http.MethodDelete, "/api/albums/"+testAlbumID+"/user/me", "", keyBob)) // not through the album
+	require.Equal(t, http.StatusOK, reads())
+	edit := func(body string) {
+		t.Helper()
+		rep := libSend(t, srv, http.MethodPut, "/api/asset/"+aliceAssetID, body, keyAlice)
+		require.Equal(t, http.StatusOK, rep.status, "%s", rep.body)
+	}
+	edit(`{"isFavorite":true}`)
+	a := libRead(t, srv, "/api/asset/"+aliceAssetID, keyBob)
+	assert.Equal(t, false, a["isFavorite"], "her favourite, not his")
+	assert.Equal(t, aliceID, a["owner"].(map[string]any)["id"])
+	assert.Equal(t, []any{}, a["people"])
+	edit(`{"isArchived":true}`)
+	requireError(t, getJSON(t, srv, "/api/asset/"+aliceAssetID, nil, libKey(keyBob)...), 400, "Not found or no asset.read access")
+	edit(`{"isArchived":false}`)
+	assert.Equal(t, http.StatusOK, reads())
+	libNoContent(t, libSend(t, srv, http.MethodDelete, "/api/asset", `{"ids":["`+aliceAssetID+`"]}`, keyAlice))
+	requireError(t, getJSON(t, srv, "/api/asset/"+aliceAssetID, nil, libKey(keyBob)...), 400, "Not found or no asset.read access")
+	libNoContent(t, libSend(t, srv, http.MethodPost, "/api/trash/restore", "", keyAlice))
+	assert.Equal(t, http.StatusOK, reads())
+	requireError(t, libSend(t, srv, http.MethodPut, "/api/asset/"+aliceAssetID, `{"isFavorite":false}`, keyBob), 400, "Not found or no asset.update access")
+	requireError(t, libSend(t, srv, http.MethodDelete, "/api/asset", `{"ids":["`+aliceAssetID+`"]}`, keyBob), 400, "Not found or no asset.delete access")
+	// The sharing goes one way.
+	requireError(t, getJSON(t, srv, "/api/asset/"+libBobAsset, nil, libKey(keyAlice)...), 400, "Not found or no asset.read access")
+
+	// A partner may take the other's assets out of an album he edits.
+	album := createAlbum(t, srv, keyAlice, `{"albumName":"Together","assetIds":["`+aliceAssetID+`"],"albumUsers":[{"userId":"`+bobID+`","role":"editor"}]}`)["id"].(string)
+	t.Run("a partner adds the other's asset to an album", func(t *testing.T) {
+		t.Skip("mock differs: it answers no_permission; upstream album.service.ts addAssets checks Permission.ASSET_SHARE " +
+			"(utils/asset.util.ts addAssets), which access.core.ts grants to the owner and to partners (checkPartnerAccess)")
+		other := createAlbum(t, srv, keyBob, `{"albumName":"Bob's"}`)["id"].(string)
+		rep := libSend(t, srv, http.MethodPut, "/api/albums/"+other+"/assets", `{"ids":["`+aliceAssetID+`"]}`, keyBob)
+		assert.JSONEq(t, `[{"id":"`+aliceAssetID+`","success":true}]`, string(rep.body))
+	})
+	rep = libSend(t, srv, http.MethodDelete, "/api/albums/"+album+"/assets", `{"ids":["`+aliceAssetID+`"]}`, keyBob)
+	require.Equal(t, http.StatusOK, rep.status, "%s", rep.body)
+	assert.JSONEq(t, `[{"id":"`+aliceAssetID+`","success":true}]`, string(rep.body))
+
+	// Alice stops sharing: Bob reads her asset no more.
+	libEmptyOK(t, libSend(t, srv, http.MethodDelete, "/api/partners/"+bobID, "", keyAlice))
+	requireError(t, getJSON(t, srv, "/api/asset/"+aliceAssetID, nil, libKey(keyBob)...), 400, "Not found or no asset.read access")
+	assert.Empty(t, libPartners(t, srv, "shared-with", keyBob))
+	assert.Empty(t, libPartners(t, srv, "shared-by", keyAlice))
+	requireError(t, libSend(t, srv, http.MethodDelete, "/api/partners/"+bobID, "", keyAlice), 400, "Partner not found")
+	requireError(t, libSend(t, srv, http.MethodPut, "/api/partners/"+aliceID, `{"inTimeline":true}`, keyBob), 400, "Not found or no partner.update access")
+}
+
+func TestLibraryPartnersOfDeletedUsers(t *testing.T) {
+	srv := newTestServer(t)
+	for _, with := range []string{bobID, carolID} {
+		rep := libSend(t, srv, http.MethodPost, "/api/partners/"+with, "", keyAlice)
+		require.Equal(t, http.StatusCreated, rep.status, "%s", rep.body)
+	}
+	rep := libSend(t, srv, http.MethodPost, "/api/partners/"+aliceID, "", keyBob)
+	require.Equal(t, http.StatusCreated, rep.status, "%s", rep.body)
+	rep = libSend(t, srv, http.MethodDelete, "/api/admin/users/"+carolID, `{}`, keyAlice)
+	require.Equal(t, http.StatusOK, rep.status, "%s", rep.body)
+
+	// The listing leaves out partnerships with a deleted user, as the
+	// upstream's getAll filters them.
+	assert.Equal(t, []string{bobID}, libIDs(libPartners(t, srv, "shared-by", keyAlice)))
+	assert.Equal(t, []string{bobID}, libIDs(libPartners(t, srv, "shared-with", keyAlice)))
+	requireError(t, libSend(t, srv, http.MethodPost, "/api/partners/"+carolID, "", keyBob), 400, "User not found")
+}
+
+// People.
+
+func TestLibraryCreatePerson(t *testing.T) {
+	srv := newTestServer(t)
+	create := func(body string) map[string]any {
+		t.Helper()
+		rep := libSend(t, srv, http.MethodPost, "/api/people", body, keyAlice)
+		require.Equal(t, http.StatusCreated, rep.status, "%s", rep.body)
+		var p map[string]any
+		rep.json(t, &p)
+		return p
+	}
+	p := create(`{"name":"New Person","birthDate":"1990-01-01","isHidden":true}`)
+	id, _ := p["id"].(string)
+	assert.Len(t, id, 36)
+	assert.Equal(t, "New Person", p["name"])
+	assert.Equal(t, "1990-01-01", p["birthDate"])
+	assert.Equal(t, true, p["isHidden"])
+	assert.Equal(t, "", p["thumbnailPath"])
+
+	p = create(`{}`)
+	assert.Equal(t, "", p["name"])
+	assert.Nil(t, p["birthDate"])
+	assert.Equal(t, false, p["isHidden"])
+	assert.NotEqual(t, id, p["id"])
+	assert.Nil(t, create(`{"birthDate":null}`)["birthDate"])
+	assert.Equal(t, "2026-11-22", create(`{"birthDate":"2026-11-22"}`)["birthDate"], "today is no future")
+
+	for _, tt := range []struct {
+		name, body string
+		message    any
+	}{
+		// The upstream's person spec and the reference server: a date
+		// that is no date is one message; the future is a list of one.
+		{"a birth date of false", `{"birthDate":"false"}`, "birthDate must be a date string"},
+		{"a birth date of digits", `{"birthDate":"123567"}`, "birthDate must be a date string"},
+		{"a birth date as a number", `{"birthDate":123567}`, "birthDate must be a date string"},
+		{"an empty birth date", `{"birthDate":""}`, "birthDate must be a date string"},
+		{"a birth date in the future", `{"birthDate":"9999-01-01T00:00:00.000Z"}`, []any{"Birth date cannot be in the future"}},
+		{"tomorrow", `{"birthDate":"2026-11-23T12:00:00.000Z"}`, []any{"Birth date cannot be in the future"}},
+		{"members of the wrong kind", `{"name":5,"isHidden":"x"}`, []any{"name must be a string", "isHidden must be a boolean value"}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			requireError(t, libSend(t, srv, http.MethodPost, "/api/people", tt.body, keyAlice), 400, tt.message)
+		})
+	}
+	requireError(t, libSend(t, srv, http.MethodPost, "/api/people", `{}`, ""), 401, "Authentication required")
+	requireError(t, sendJSON(t, srv, http.MethodPost, "/api/people", `{}`, "x-immich-share-key", linkUpload), 403, "Forbidden resource")
+
+	t.Run("the birth date as sent", func(t *testing.T) {
+		t.Skip("mock differs: it answers \"1990-01-01\"; upstream person.service.ts create returns the entity " +
+			"personRepository.save() was given, whose birthDate is the Date ValidateDate made, and the upstream " +
+			"person spec (\"should create a person\") expects birthDate '1990-01-01T05:00:00.000Z'")
+		assert.Equal(t, "1990-01-01T05:00:00.000Z", create(`{"name":"New Person","birthDate":"1990-01-01T05:00:00.000Z"}`)["birthDate"])
+	})
+}
