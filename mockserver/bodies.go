@@ -265,3 +265,15 @@ var personCreateBody = dto.NewClass("PersonCreateDto",
 	dto.Field("birthDate", dto.ValidateDate(dto.ValidateDateOptions{Optional: true, Nullable: true})),
 	dto.Field("isHidden", optionalBool),
 )
+
+// randomQuery is RandomAssetsDto: GET /api/asset/random's count.
+var randomQuery = dto.NewClass("RandomAssetsDto",
+	dto.Field("count", optional, dto.As(dto.IsInt()), dto.As(dto.IsPositive()), dto.TypeNumber()),
+)
+
+// memoryLaneQuery is MemoryLaneDto: GET /api/asset/memory-lane's day and
+// month.
+var memoryLaneQuery = dto.NewClass("MemoryLaneDto",
+	dto.Field("day", dto.As(dto.IsInt()), dto.TypeNumber(), dto.As(dto.Max(31)), dto.As(dto.Min(1))),
+	dto.Field("month", dto.As(dto.IsInt()), dto.TypeNumber(), dto.As(dto.Max(12)), dto.As(dto.Min(1))),
+)

@@ -316,21 +316,13 @@ func (s *server) emptyTrash(c *call) error {
 // randomAssets is GET /api/asset/random?count: up to count (1 by default)
 // of the caller's assets, in no order.
 func (s *server) randomAssets(c *call) error {
-	q := c.r.URL.Query()
+	b, err := randomQuery.Validate(queryObject(c.r.URL.Query()))
+	if err != nil {
+		return bodyError(err)
+	}
 	n := 1
-	if q.Has("count") {
-		v, err := strconv.Atoi(q.Get("count"))
-		var pr problems
-		if err != nil {
-			pr.add("count must be an integer number")
-		}
-		if err != nil || v < 1 {
-			pr.add("count must be a positive number")
-		}
-		if err := pr.err(); err != nil {
-			return err
-		}
-		n = min(v, 1000)
+	if v, ok := b.Int64("count"); ok {
+		n = int(min(v, 1000))
 	}
 	r := rand.New(rand.NewPCG(rand.Uint64(), rand.Uint64()))
 	var out []model.Asset
@@ -338,7 +330,9 @@ func (s *server) randomAssets(c *call) error {
 		assets := v.RandomAssets(c.p().User.ID, n, r)
 		out = make([]model.Asset, 0, len(assets))
 		for _, a := range assets {
-			out = append(out, assetAnswer(v, a, assetLook{owner: true, exif: true, favoriteOf: c.p().User.ID}))
+			// As the upstream's query loads it: no owner, the stack
+			// counted.
+			out = append(out, assetAnswer(v, a, assetLook{exif: true, stackCount: true, favoriteOf: c.p().User.ID}))
 		}
 	})
 	return c.json(http.StatusOK, out)
@@ -347,30 +341,13 @@ func (s *server) randomAssets(c *call) error {
 // memoryLane is GET /api/asset/memory-lane?day&month: the caller's assets
 // of that day in years before this one, by how many years ago.
 func (s *server) memoryLane(c *call) error {
-	q := c.r.URL.Query()
-	var pr problems
-	day, month := 0, 0
-	for _, f := range []struct {
-		name     string
-		max      int
-		dst      *int
-		min, top string
-	}{{"day", 31, &day, "1", "31"}, {"month", 12, &month, "1", "12"}} {
-		v, err := strconv.Atoi(q.Get(f.name))
-		if err != nil {
-			pr.add("%s must be an integer number", f.name)
-		}
-		if err != nil || v < 1 {
-			pr.add("%s must be a positive number", f.name)
-		}
-		if err == nil && v > f.max {
-			pr.add("%s must not be greater than %d", f.name, f.max)
-		}
-		*f.dst = v
+	b, err := memoryLaneQuery.Validate(queryObject(c.r.URL.Query()))
+	if err != nil {
+		return bodyError(err)
 	}
-	if err := pr.err(); err != nil {
-		return err
-	}
+	day64, _ := b.Int64("day")
+	month64, _ := b.Int64("month")
+	day, month := int(day64), int(month64)
 	type memory struct {
 		YearsAgo int           `json:"yearsAgo"`
 		Title    string        `json:"title"`

@@ -193,6 +193,56 @@ func Transform(apply func(name string, v any) (any, error)) Decorator {
 	return Decorator{{kind: transform, apply: apply}}
 }
 
+// TypeNumber is class-transformer's @Type(() => Number), as a query's
+// text meets it: a string becomes the number JavaScript's Number() reads in
+// it ("" is 0; "1e3" is 1000; "abc" is NaN, which no numeric rule
+// takes), each element of a list too; other values stay as they are.
+func TypeNumber() Decorator {
+	return Transform(func(_ string, v any) (any, error) { return jsNumber(v), nil })
+}
+
+// jsDecimal is a decimal literal as Number() reads one, after trimming.
+var jsDecimal = regexp.MustCompile(`^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$`)
+
+func jsNumber(v any) any {
+	switch v := v.(type) {
+	case []any:
+		out := make([]any, len(v))
+		for i, e := range v {
+			out[i] = jsNumber(e)
+		}
+		return out
+	case bool:
+		if v {
+			return json.Number("1")
+		}
+		return json.Number("0")
+	case string:
+		t := strings.TrimSpace(v)
+		switch {
+		case t == "":
+			return json.Number("0")
+		case t == "Infinity" || t == "+Infinity":
+			return json.Number("+Inf")
+		case t == "-Infinity":
+			return json.Number("-Inf")
+		case jsDecimal.MatchString(t):
+			f, err := strconv.ParseFloat(t, 64)
+			if err != nil { // out of range: Number() gives ±Infinity
+				return json.Number("NaN")
+			}
+			return json.Number(strconv.FormatFloat(f, 'g', -1, 64))
+		case len(t) > 2 && t[0] == '0' && strings.ContainsRune("xXoObB", rune(t[1])):
+			base := map[byte]int{'x': 16, 'o': 8, 'b': 2}[t[1]|0x20]
+			if n, err := strconv.ParseUint(t[2:], base, 64); err == nil && !strings.Contains(t, "_") {
+				return json.Number(strconv.FormatUint(n, 10))
+			}
+		}
+		return json.Number("NaN")
+	}
+	return v
+}
+
 // The class-validator rules the upstream's DTOs use, with its messages.
 
 func IsString() Rule {

@@ -1,6 +1,7 @@
 package dto
 
 import (
+	"encoding/json"
 	"testing"
 	"time"
 
@@ -151,4 +152,35 @@ func FuzzDecode(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestTypeNumberReadsAsJavaScriptDoes: @Type(() => Number) on a query's
+// text, as Number() reads it.
+func TestTypeNumberReadsAsJavaScriptDoes(t *testing.T) {
+	for in, want := range map[string]string{
+		"": "0", "  ": "0", "7": "7", " 7 ": "7", "-3": "-3", "+2": "2", "1.5": "1.5", ".5": "0.5", "5.": "5",
+		"1e3": "1000", "0x10": "16", "0b101": "5", "0o17": "15", "Infinity": "+Inf", "-Infinity": "-Inf",
+		"abc": "NaN", "1_000": "NaN", "0x": "NaN", "1e": "NaN", "infinity": "NaN", "NaN": "NaN", "1,5": "NaN", "--1": "NaN",
+	} {
+		assert.Equal(t, json.Number(want), jsNumber(in), "%q", in)
+	}
+	assert.Equal(t, []any{json.Number("1"), json.Number("NaN")}, jsNumber([]any{"1", "x"}))
+	assert.Equal(t, json.Number("1"), jsNumber(true))
+	assert.Nil(t, jsNumber(nil))
+
+	c := NewClass("MemoryLaneDto", Field("day", As(IsInt()), TypeNumber(), As(Max(31)), As(Min(1))))
+	for in, want := range map[string]Problems{
+		"x":   {"day must not be less than 1", "day must not be greater than 31", "day must be an integer number"},
+		"1.5": {"day must be an integer number"},
+		"32":  {"day must not be greater than 31"},
+		"":    {"day must not be less than 1"},
+	} {
+		_, err := c.Validate(map[string]any{"day": in})
+		assert.Equal(t, want, err, "%q", in)
+	}
+	b, err := c.Validate(map[string]any{"day": " 12 "})
+	require.NoError(t, err)
+	n, ok := b.Int64("day")
+	assert.True(t, ok)
+	assert.EqualValues(t, 12, n)
 }
