@@ -108,14 +108,15 @@ func TestScenariosWaitForMetadata(t *testing.T) {
 const testSettle = 2 * time.Minute
 
 // TestReferenceShapesPass runs every feature against the mock answering in
-// the reference's documented shapes (serve --reference-shapes): nothing
-// fails, nothing is skipped. TestMockPassesEverything runs them against
-// its full shapes.
+// the reference's documented shapes (serve --reference-shapes), and
+// refusing a null in a request body as the reference does: nothing fails,
+// nothing is skipped. TestMockPassesEverything runs them against its full
+// shapes.
 func TestReferenceShapesPass(t *testing.T) {
 	t.Parallel()
 	res, summary := runEverything(t, startMockWith(t, mockserver.Config{
 		MediaDir: t.TempDir(), MaxUploadBytes: uploadLimit, ReferenceShapes: true,
-	}, defaultData, nil))
+	}, defaultData, refusesNull))
 	assert.Zero(t, res.Failed, summary)
 	assert.Zero(t, res.Skipped, summary)
 }

@@ -82,7 +82,7 @@ func (s *scenario) openAlbum(ctx context.Context) (albumSeen, error) {
 func (s *scenario) makeAlbum(ctx context.Context, name string, ids []string) (albumSeen, error) {
 	var a albumSeen
 	in := map[string]any{"albumName": name}
-	if ids != nil {
+	if len(ids) > 0 {
 		in["assetIds"] = ids
 	}
 	err := s.call(ctx, "making an album", http.MethodPost, "/albums", credentials{apiKey: s.me.apiKey}, in, &a, http.StatusCreated)
@@ -173,6 +173,9 @@ func (s *scenario) registerWorkflows(sc *godog.ScenarioContext) {
 		return nil
 	})
 	sc.Step(`^I add both photos to the album$`, func(ctx context.Context) error {
+		if len(s.wf.photos) != 2 {
+			return fmt.Errorf("not two photos were uploaded earlier in the scenario")
+		}
 		return s.sendJSON(ctx, http.MethodPut, "/albums/"+s.wf.album+"/assets", credentials{apiKey: s.me.apiKey}, map[string]any{"ids": s.wf.photos})
 	})
 	sc.Step(`^I add the other user's photo to the album$`, func(ctx context.Context) error {
