@@ -113,7 +113,8 @@ type Config struct {
 	// from a file after the upload (steps.DefaultSettle if zero).
 	Settle time.Duration
 	// AdminAPIKey, or AdminEmail and AdminPassword, are an admin's
-	// credentials, with which the harness makes the users it needs.
+	// credentials, with which the harness makes the users it needs. Without
+	// them, APIKey serves when its user is an admin.
 	AdminAPIKey, AdminEmail, AdminPassword string
 	// ChecksumHeader names the duplicate-detection header (optional).
 	ChecksumHeader string
@@ -135,6 +136,11 @@ type Config struct {
 	Client *http.Client
 	// Features are the feature files; nil means the embedded ones.
 	Features fs.FS
+}
+
+// hasAdmin says whether the run was given an admin's credentials.
+func (cfg Config) hasAdmin() bool {
+	return cfg.AdminAPIKey != "" || (cfg.AdminEmail != "" && cfg.AdminPassword != "")
 }
 
 // NewClient returns the HTTP client the harness uses by default: every
@@ -203,8 +209,15 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 	if selected == 0 {
 		return Result{}, &ConfigError{fmt.Sprintf("the tags %q select no scenario", cfg.Tags)}
 	}
-	if err := preflight(ctx, cfg); err != nil {
+	facts, err := preflight(ctx, cfg)
+	if err != nil {
 		return Result{}, err
+	}
+	// An admin's --api-key makes the users the scenarios need when no
+	// admin's credentials were given: the harness asked whose key it is.
+	if facts.apiKeyIsAdmin && !cfg.hasAdmin() {
+		cfg.AdminAPIKey = cfg.APIKey
+		fmt.Fprintln(output, "mediaspec check: the --api-key is an admin's, and no --admin-api-key was given: it makes the users the scenarios need.")
 	}
 
 	// The report files are opened before the run, so a path that cannot be
