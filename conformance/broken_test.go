@@ -38,6 +38,9 @@ func TestBrokenVariantsAreCaught(t *testing.T) {
 		caughtBy string
 		// tags select the features that matter, to keep the test quick.
 		tags string
+		// referenceShapes runs the variant on the mock answering in the
+		// reference's shapes: a listing that shows no album's assets.
+		referenceShapes bool
 	}{
 		{
 			name: "drops a required field",
@@ -233,16 +236,8 @@ func TestBrokenVariantsAreCaught(t *testing.T) {
 			tags:     "@shared-links",
 		},
 		{
-			name: "counts an album's assets wrong",
-			break_: editJSON(isRequest(http.MethodGet, "/api/albums/"), func(status int, body any) (int, any) {
-				if m, ok := body.(map[string]any); ok {
-					if n, ok := m["assetCount"].(json.Number); ok {
-						v, _ := n.Int64()
-						m["assetCount"] = v + 1
-					}
-				}
-				return status, body
-			}),
+			name:     "counts an album's assets wrong",
+			break_:   editJSON(isRequest(http.MethodGet, "/api/albums/"), plusOneAsset),
 			caughtBy: "An album made of photos holds them and counts them",
 			tags:     "@albums",
 		},
@@ -419,11 +414,44 @@ func TestBrokenVariantsAreCaught(t *testing.T) {
 			caughtBy: "A user without a portrait has no profile image",
 			tags:     "@users",
 		},
+		{
+			name:            "counts an album's assets wrong, where the listing shows none of them",
+			break_:          editJSON(isRequest(http.MethodGet, "/api/albums/"), plusOneAsset),
+			caughtBy:        "An album's asset count matches the assets it holds",
+			tags:            "@shared-links",
+			referenceShapes: true,
+		},
+		{
+			name: "shows no thumbnail for an album with assets, where the listing shows none of them",
+			break_: editJSON(isRequest(http.MethodGet, "/api/albums/"), func(status int, body any) (int, any) {
+				if m, ok := body.(map[string]any); ok {
+					m["albumThumbnailAssetId"] = nil
+				}
+				return status, body
+			}),
+			caughtBy:        "An album's thumbnail is one of its assets",
+			tags:            "@shared-links",
+			referenceShapes: true,
+		},
+		{
+			name: "dates an album a day before its first asset, where the listing shows none of them",
+			break_: editJSON(isRequest(http.MethodGet, "/api/albums/"), func(status int, body any) (int, any) {
+				if m, ok := body.(map[string]any); ok {
+					if start, err := time.Parse(time.RFC3339Nano, fmt.Sprint(m["startDate"])); err == nil {
+						m["startDate"] = start.Add(-24 * time.Hour).Format(time.RFC3339Nano)
+					}
+				}
+				return status, body
+			}),
+			caughtBy:        "An album's start and end dates bound its assets",
+			tags:            "@shared-links",
+			referenceShapes: true,
+		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			res, err := conformance.Run(t.Context(), conformance.Config{
-				Target:         target(t, tc.tags, tc.break_),
+				Target:         target(t, tc.tags, tc.break_, tc.referenceShapes),
 				APIKey:         apiKey,
 				Password:       fake.DefaultPassword,
 				AdminAPIKey:    apiKey,
@@ -460,11 +488,11 @@ func shortList(names []string, n int) string {
 // pictures' scenarios, on a mock that keeps no upload: there, every photo
 // uploaded would be decoded, resized and encoded twice, which under the
 // race detector doubles the time of the whole test.
-func target(t *testing.T, tags string, wrap func(http.Handler, model.Dataset) http.Handler) string {
+func target(t *testing.T, tags string, wrap func(http.Handler, model.Dataset) http.Handler, referenceShapes bool) string {
 	if strings.Contains(tags, "@pictures") {
 		return startMock(t, smallData, wrap)
 	}
-	return startMockWith(t, mockserver.Config{MaxUploadBytes: uploadLimit}, smallData, wrap)
+	return startMockWith(t, mockserver.Config{MaxUploadBytes: uploadLimit, ReferenceShapes: referenceShapes}, smallData, wrap)
 }
 
 // picturesOnlyFor leaves the pictures' scenarios out of a variant's run
@@ -737,4 +765,15 @@ func diesOnCutOffBody(h http.Handler, _ model.Dataset) http.Handler {
 		w.WriteHeader(rec.Code)
 		_, _ = w.Write(rec.Body.Bytes())
 	})
+}
+
+// plusOneAsset counts one asset more in an album's answer.
+func plusOneAsset(status int, body any) (int, any) {
+	if m, ok := body.(map[string]any); ok {
+		if n, ok := m["assetCount"].(json.Number); ok {
+			v, _ := n.Int64()
+			m["assetCount"] = v + 1
+		}
+	}
+	return status, body
 }

@@ -156,6 +156,7 @@ func (s *scenario) makeLink(ctx context.Context, u *user, req map[string]any) (*
 		}
 		in["albumId"] = album.ID
 		delete(in, "assetIds")
+		s.wf.album = album.ID
 	}
 	var l link
 	if err := s.call(ctx, "making the link", http.MethodPost, "/shared-links", creds, in, &l, http.StatusCreated); err != nil {

@@ -156,6 +156,26 @@ func (s *scenario) registerLinks(sc *godog.ScenarioContext) {
 		_, err := s.makeLink(ctx, s.me, map[string]any{"type": "INDIVIDUAL", "assetIds": []string{s.firstID}})
 		return err
 	})
+	sc.Step(`^I have shared (\d+) new photos in an album and the first of them in two links of its own$`, func(ctx context.Context, n int) error {
+		for range n {
+			id, f, err := s.uploadPhoto(ctx, s.me)
+			if err != nil {
+				return err
+			}
+			s.wf.photos, s.wf.files = append(s.wf.photos, id), append(s.wf.files, f)
+		}
+		var err error
+		if s.albumLink, err = s.shareAlbum(ctx, s.me, "", s.wf.photos...); err != nil {
+			return err
+		}
+		for range 2 {
+			if s.photoLink, err = s.makeLink(ctx, s.me, map[string]any{"type": "INDIVIDUAL", "assetIds": s.wf.photos[:1]}); err != nil {
+				return err
+			}
+		}
+		s.sharedTwice = s.wf.photos[0]
+		return nil
+	})
 	sc.Step(`^I have uploaded a new photo "([^"]*)", taken with an? (.+)$`, func(ctx context.Context, name, camera string) error {
 		// The scenario names the camera so that its reader knows where the
 		// EXIF it expects comes from: the fixture must say so too.
