@@ -447,6 +447,13 @@ func TestBrokenVariantsAreCaught(t *testing.T) {
 			tags:            "@shared-links",
 			referenceShapes: true,
 		},
+		{
+			name:            "adds what a link's holder uploads to the link's album, where the listing shows none of them",
+			break_:          addsLinkUploadsToAlbum,
+			caughtBy:        "What is uploaded through a link is not added to the link",
+			tags:            "@upload",
+			referenceShapes: true,
+		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
@@ -776,4 +783,34 @@ func plusOneAsset(status int, body any) (int, any) {
 		}
 	}
 	return status, body
+}
+
+// addsLinkUploadsToAlbum adds what is uploaded through an album link to
+// the link's album, as a server that files a guest's upload where the guest
+// found it. The link's owner is the default user, as the scenarios make it.
+func addsLinkUploadsToAlbum(h http.Handler, _ model.Dataset) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		key := r.URL.Query().Get("key")
+		if !isUpload(r) || key == "" {
+			h.ServeHTTP(w, r)
+			return
+		}
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, r)
+		up, _ := decode(rec.Body.Bytes()).(map[string]any)
+		if rec.Code == http.StatusCreated && up != nil {
+			me := httptest.NewRequestWithContext(r.Context(), http.MethodGet, "/api/shared-links/me?key="+key, nil)
+			link := httptest.NewRecorder()
+			h.ServeHTTP(link, me)
+			l, _ := decode(link.Body.Bytes()).(map[string]any)
+			if al, ok := l["album"].(map[string]any); ok {
+				in, _ := json.Marshal(map[string]any{"ids": []any{up["id"]}})
+				add := httptest.NewRequestWithContext(r.Context(), http.MethodPut, fmt.Sprintf("/api/albums/%s/assets", al["id"]), bytes.NewReader(in))
+				add.Header.Set("Content-Type", "application/json")
+				add.Header.Set("x-api-key", apiKey)
+				h.ServeHTTP(httptest.NewRecorder(), add)
+			}
+		}
+		writeJSON(w, rec.Code, up)
+	})
 }
