@@ -454,6 +454,22 @@ func TestBrokenVariantsAreCaught(t *testing.T) {
 			tags:            "@upload",
 			referenceShapes: true,
 		},
+		{
+			name: "opens a link with another photo, one that names the shared photo as its live video",
+			break_: editJSON(isRequest(http.MethodGet, "/api/shared-links/me"), func(status int, body any) (int, any) {
+				if m, ok := body.(map[string]any); ok {
+					list, _ := m["assets"].([]any)
+					for _, a := range list {
+						if a, ok := a.(map[string]any); ok {
+							a["livePhotoVideoId"], a["id"] = a["id"], newUUID()
+						}
+					}
+				}
+				return status, body
+			}),
+			caughtBy: "A link opens with its key",
+			tags:     "@shared-links",
+		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
