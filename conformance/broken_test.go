@@ -470,6 +470,12 @@ func TestBrokenVariantsAreCaught(t *testing.T) {
 			caughtBy: "A link opens with its key",
 			tags:     "@shared-links",
 		},
+		{
+			name:     "makes an API key of another user",
+			break_:   makesKeysOfAnotherUser,
+			caughtBy: "An API key made in a session works at once",
+			tags:     "@sessions",
+		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
@@ -829,4 +835,16 @@ func addsLinkUploadsToAlbum(h http.Handler, _ model.Dataset) http.Handler {
 		}
 		writeJSON(w, rec.Code, up)
 	})
+}
+
+// makesKeysOfAnotherUser answers a new API key with the key of another
+// user than the one who asked for it.
+func makesKeysOfAnotherUser(h http.Handler, d model.Dataset) http.Handler {
+	other := d.Users[1].APIKey
+	return editJSON(isRequest(http.MethodPost, "/api/api-keys"), func(status int, body any) (int, any) {
+		if m, ok := body.(map[string]any); ok && status == http.StatusCreated {
+			m["secret"] = other
+		}
+		return status, body
+	})(h, d)
 }

@@ -379,12 +379,28 @@ func (s *scenario) registerWorkflows(sc *godog.ScenarioContext) {
 		if k.APIKey.Name != name {
 			return fmt.Errorf("the key is named %q, want %q", k.APIKey.Name, name)
 		}
-		resp, err := s.cfg.send(ctx, apiRequest{method: http.MethodGet, path: "/shared-links", creds: credentials{apiKey: k.Secret}})
-		if err != nil {
+		// The key is the session's user's: it is that user, and lists that
+		// user's links.
+		var session, byKey struct {
+			ID string `json:"id"`
+		}
+		if err := s.call(ctx, "asking who the session is", http.MethodGet, "/users/me", s.creds, nil, &session, http.StatusOK); err != nil {
 			return err
 		}
-		if resp.status != http.StatusOK {
-			return fmt.Errorf("the new key does not list links: %s", resp)
+		if err := s.call(ctx, "asking who the new key is", http.MethodGet, "/users/me", credentials{apiKey: k.Secret}, nil, &byKey, http.StatusOK); err != nil {
+			return err
+		}
+		if byKey.ID != session.ID || session.ID == "" {
+			return fmt.Errorf("the new key is user %q, but it was made in a session of user %q", byKey.ID, session.ID)
+		}
+		var listed []link
+		if err := s.call(ctx, "listing the links with the new key", http.MethodGet, "/shared-links", credentials{apiKey: k.Secret}, nil, &listed, http.StatusOK); err != nil {
+			return err
+		}
+		for _, l := range listed {
+			if l.UserID != session.ID {
+				return fmt.Errorf("the new key lists link %s of user %s, not of the session's user %s", l.ID, l.UserID, session.ID)
+			}
 		}
 		return nil
 	})
