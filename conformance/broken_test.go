@@ -218,7 +218,7 @@ func TestBrokenVariantsAreCaught(t *testing.T) {
 		{
 			name:     "dies on a cut-off multipart body",
 			break_:   diesOnCutOffBody,
-			caughtBy: "A broken body is refused and the server keeps answering",
+			caughtBy: "A body cut off before its end is refused and the server keeps answering",
 			tags:     "@robustness",
 		},
 		{

@@ -205,9 +205,16 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 		selection = selection.and(&TagExpr{root: &tagNot{operand: tagLiteral(steps.TagUploadLimit)}})
 		notes = append(notes, fmt.Sprintf("Not run: the scenarios of a declared upload size limit (%s); give --max-upload-bytes where the target declares one.", steps.TagUploadLimit))
 	}
-	filter, selected := godogFilter(selection, cat)
-	if selected == 0 {
+	if _, selected := godogFilter(selection, cat); selected == 0 {
 		return Result{}, &ConfigError{fmt.Sprintf("the tags %q select no scenario", cfg.Tags)}
+	}
+	// The scenarios that may kill a server run after all the others, one
+	// at a time: a server that dies on one takes no other scenario with it,
+	// and which one it died on is known.
+	robust := &TagExpr{root: tagLiteral(steps.TagRobustness)}
+	batches := []batch{
+		{selection: selection.and(&TagExpr{root: &tagNot{operand: robust.root}}), concurrency: cfg.Concurrency},
+		{selection: selection.and(robust), concurrency: 1},
 	}
 	facts, err := preflight(ctx, cfg)
 	if err != nil {
@@ -227,7 +234,10 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	order := selectedScenarios(cat, selection)
+	var order []*scenarioInfo
+	for _, b := range batches {
+		order = append(order, selectedScenarios(cat, b.selection)...)
+	}
 	var consoles []console
 	for _, r := range reports {
 		if r.format.isConsole() {
@@ -267,31 +277,38 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 		Validator:      validator,
 	}
 	rec := newRecorder(cat, validator.NewCoverage(), consoles)
-	suite := godog.TestSuite{
-		Name: "mediaspec",
-		ScenarioInitializer: func(sc *godog.ScenarioContext) {
-			rec.register(sc, func(sc *godog.ScenarioContext, exchanged func(steps.Exchange)) {
-				c := stepsConfig
-				c.Exchanged = exchanged
-				steps.Register(sc, c)
-			})
-		},
-		Options: &godog.Options{
-			// The reports are written from the recorded results: godog's
-			// own goes nowhere (console.go says why).
-			Format:         "progress",
-			Output:         io.Discard,
-			NoColors:       true,
-			Tags:           filter,
-			Concurrency:    cfg.Concurrency,
-			Strict:         true,
-			FS:             cfg.Features,
-			Paths:          []string{"."},
-			DefaultContext: ctx,
-		},
-	}
 	start := time.Now()
-	status := suite.Run()
+	status := 0
+	for _, b := range batches {
+		filter, selected := godogFilter(b.selection, cat)
+		if selected == 0 || ctx.Err() != nil {
+			continue
+		}
+		suite := godog.TestSuite{
+			Name: "mediaspec",
+			ScenarioInitializer: func(sc *godog.ScenarioContext) {
+				rec.register(sc, func(sc *godog.ScenarioContext, exchanged func(steps.Exchange)) {
+					c := stepsConfig
+					c.Exchanged = exchanged
+					steps.Register(sc, c)
+				})
+			},
+			Options: &godog.Options{
+				// The reports are written from the recorded results: godog's
+				// own goes nowhere (console.go says why).
+				Format:         "progress",
+				Output:         io.Discard,
+				NoColors:       true,
+				Tags:           filter,
+				Concurrency:    b.concurrency,
+				Strict:         true,
+				FS:             cfg.Features,
+				Paths:          []string{"."},
+				DefaultContext: ctx,
+			},
+		}
+		status = max(status, suite.Run())
+	}
 	res := rec.result(time.Since(start))
 	res.Settled = waits.stats()
 	res.Notes = notes
@@ -316,6 +333,13 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 	}
 	errs = append(errs, ctx.Err())
 	return res, errors.Join(errs...)
+}
+
+// batch is a part of the run: the scenarios selection selects, run
+// concurrency at a time.
+type batch struct {
+	selection   *TagExpr
+	concurrency int
 }
 
 // skipReasons lists the distinct reasons scenarios were skipped for.
