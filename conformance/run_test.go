@@ -2,6 +2,7 @@ package conformance_test
 
 import (
 	"bytes"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
@@ -215,3 +216,132 @@ func TestHostileTargets(t *testing.T) {
 		})
 	}
 }
+
+// TestTargetThatGoesAway runs the harness against a mock that stops
+// listening in the middle of the run, as the reference does on a multipart
+// body cut off before its end: the scenario running then fails, the
+// scenarios after it are reported once as not run, with that scenario, and
+// the run is not OK.
+func TestTargetThatGoesAway(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		name string
+		// diesOn selects the request the target dies on, by the answer
+		// the mock gave and whether its body came whole.
+		diesOn func(r *http.Request, answer *httptest.ResponseRecorder, whole bool) bool
+		tags   string
+		// during is the scenario running when it went away; "" when
+		// scenarios ran at once and any might be.
+		during string
+	}{
+		{
+			name: "on a body cut off before its end",
+			// A body sent whole that ends before its closing boundary: not
+			// an empty one, nor one whose connection dropped.
+			diesOn: func(r *http.Request, answer *httptest.ResponseRecorder, whole bool) bool {
+				return isUpload(r) && whole && r.ContentLength > 0 && answer.Code == http.StatusBadRequest &&
+					strings.Contains(answer.Body.String(), "closing boundary")
+			},
+			tags:   "@robustness or @server-info",
+			during: "upload_robustness.feature:39 A body cut off before its end is refused and the server keeps answering (problem: multipart whose closing boundary is missing)",
+		},
+		{
+			name: "in the middle of scenarios that run at once",
+			diesOn: func(r *http.Request, _ *httptest.ResponseRecorder, _ bool) bool {
+				return r.URL.Path == "/api/server-info/version"
+			},
+			tags: "@server-info or (@upload and not @pictures)", // this mock keeps no picture
+		},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			var out bytes.Buffer
+			res, err := conformance.Run(t.Context(), conformance.Config{
+				Target: startDyingMock(t, tt.diesOn), APIKey: apiKey, AdminAPIKey: apiKey, Password: fake.DefaultPassword,
+				Tags: tt.tags, Output: &out, Concurrency: 4, Settle: 5 * time.Second,
+			})
+			require.NoError(t, err, out.String())
+			var summary bytes.Buffer
+			require.NoError(t, res.WriteSummary(&summary))
+			t.Log(summary.String())
+
+			require.NotNil(t, res.Gone, "the run says the target went away")
+			assert.Equal(t, "connection refused", res.Gone.Reason)
+			assert.False(t, res.OK())
+			assert.Positive(t, res.NotRun)
+			assert.Positive(t, res.Passed, "the scenarios before ran")
+			assert.Equal(t, len(res.Scenarios), res.Passed+res.Failed+res.Skipped+res.NotRun)
+			if tt.during != "" {
+				assert.Equal(t, tt.during, res.Gone.During)
+				assert.Equal(t, 1, res.Failed, "only the scenario the target died on failed")
+			}
+			failed := 0
+			for _, s := range res.Scenarios {
+				switch s.Status {
+				case conformance.Failed:
+					failed++
+					if tt.during != "" {
+						assert.Equal(t, tt.during, fmt.Sprintf("upload_robustness.feature:%d %s", s.Line, s.Name))
+					}
+				case conformance.NotRun:
+					assert.Contains(t, s.SkipReason, "not run: the target stopped answering (connection refused) during "+res.Gone.During)
+				}
+			}
+			assert.Equal(t, res.Failed, failed)
+			// Told once, with the scenario running then; no not-run
+			// scenario is listed as failed or skipped.
+			line := fmt.Sprintf("because the target stopped answering (connection refused) during %s.", res.Gone.During)
+			assert.Equal(t, 1, strings.Count(summary.String(), "stopped answering"), summary.String())
+			assert.Contains(t, summary.String(), line)
+			assert.Contains(t, summary.String(), fmt.Sprintf(", %d not run (", res.NotRun))
+			assert.NotContains(t, summary.String(), "Skipped:")
+		})
+	}
+}
+
+// startDyingMock serves the mock until it answers a request diesOn
+// selects: then it stops listening and drops every connection, that one
+// unanswered, as a server whose process died.
+func startDyingMock(t *testing.T, diesOn func(r *http.Request, answer *httptest.ResponseRecorder, whole bool) bool) string {
+	t.Helper()
+	d := fake.Generate(smallData)
+	h, err := mockserver.New(mockserver.Config{Dataset: func() model.Dataset { return d }})
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = h.Close() })
+	var srv *httptest.Server
+	var dead sync.Once
+	srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body := &countingReader{r: r.Body}
+		r.Body = body
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, r)
+		if diesOn(r, rec, body.n == r.ContentLength) {
+			dead.Do(func() {
+				_ = srv.Listener.Close()
+				srv.CloseClientConnections()
+			})
+			panic(http.ErrAbortHandler)
+		}
+		for k, v := range rec.Header() {
+			w.Header()[k] = v
+		}
+		w.WriteHeader(rec.Code)
+		_, _ = w.Write(rec.Body.Bytes())
+	}))
+	t.Cleanup(srv.Close)
+	return srv.URL + "/api"
+}
+
+// countingReader counts the bytes read through it.
+type countingReader struct {
+	r io.ReadCloser
+	n int64
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += int64(n)
+	return n, err
+}
+
+func (c *countingReader) Close() error { return c.r.Close() }

@@ -133,6 +133,9 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return fmt.Errorf("check: %w", err)
 	}
+	if g := res.Gone; g != nil {
+		return fmt.Errorf("the target stopped answering (%s) during %s: %d of %d scenarios failed, %d not run", g.Reason, g.During, res.Failed, len(res.Scenarios), res.NotRun)
+	}
 	if !res.OK() {
 		return fmt.Errorf("%d of %d scenarios failed", res.Failed, len(res.Scenarios))
 	}
