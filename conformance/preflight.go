@@ -4,11 +4,13 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
 	"net/url"
 	"strings"
+	"syscall"
 	"time"
 )
 
@@ -156,4 +158,27 @@ func refusal(status int, body []byte) string {
 		msg = string(r[:199]) + "…"
 	}
 	return fmt.Sprintf("%d %s", status, msg)
+}
+
+// refusesConnections says whether the target went away: asked for its
+// ping, it refuses the connection. A target that is dying may first reset
+// or close it, so it is asked again, for up to two seconds, until it
+// answers (it is there) or refuses.
+func refusesConnections(ctx context.Context, cfg Config) bool {
+	ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+	defer cancel()
+	for {
+		_, _, err := preflightCall(ctx, cfg, http.MethodGet, "/server-info/ping", nil, nil)
+		switch {
+		case err == nil:
+			return false
+		case errors.Is(err, syscall.ECONNREFUSED):
+			return true
+		}
+		select {
+		case <-ctx.Done():
+			return false
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
 }

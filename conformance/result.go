@@ -156,6 +156,9 @@ type recorder struct {
 	goneDuring   *ScenarioResult
 	unanswered   *ScenarioResult
 	unansweredAt time.Time
+	// refuses, if set, asks the target whether it refuses connections now
+	// (it went away), after a request that went unanswered.
+	refuses func(context.Context) bool
 }
 
 func newRecorder(c *catalog, coverage *spec.Coverage, consoles []console) *recorder {
@@ -224,7 +227,9 @@ func (rec *recorder) register(sc *godog.ScenarioContext, registerSteps func(*god
 		if res == nil {
 			return ctx, nil
 		}
-		if refused(err) { // a step's own connection, or a request it made
+		// A refused connection says the target went away; a reset or a
+		// closed one may be how it went, which the target then tells.
+		if refused(err) || (unanswered(err) && !rec.isGone() && rec.refuses != nil && rec.refuses(ctx)) {
 			rec.goneWith(res)
 		}
 		list, extra := exchanges.take()
@@ -270,7 +275,7 @@ func (rec *recorder) answered(res *ScenarioResult, e steps.Exchange) {
 		if rec.unanswered != nil && e.Started.After(rec.unansweredAt) {
 			rec.unanswered = nil
 		}
-	case e.Err != nil && !timedOut(e.Err) && rec.unanswered == nil:
+	case unanswered(e.Err) && rec.unanswered == nil:
 		rec.unanswered, rec.unansweredAt = res, e.Started.Add(e.Duration)
 	}
 	rec.mu.Unlock()
@@ -302,9 +307,12 @@ func (rec *recorder) isGone() bool {
 // where it was.
 func refused(err error) bool { return err != nil && errors.Is(err, syscall.ECONNREFUSED) }
 
-func timedOut(err error) bool {
+// unanswered says err is a request that got no answer for want of a
+// connection (refused, reset, closed), not for want of time.
+func unanswered(err error) bool {
 	var ne net.Error
-	return errors.As(err, &ne) && ne.Timeout()
+	return err != nil && (errors.Is(err, steps.ErrNoAnswer) || errors.Is(err, syscall.ECONNREFUSED)) &&
+		!(errors.As(err, &ne) && ne.Timeout())
 }
 
 func (rec *recorder) start(p *messages.Pickle) *ScenarioResult {
@@ -370,7 +378,7 @@ func (rec *recorder) step(res *ScenarioResult, st *godog.Step, status godog.Step
 		}
 		if res.Status != Failed {
 			res.Status, res.Failure = Failed, sr.Error
-			res.noAnswer = errors.Is(err, steps.ErrNoAnswer) && !timedOut(err)
+			res.noAnswer = unanswered(err)
 		}
 		var v *steps.ViolationError
 		if errors.As(err, &v) {

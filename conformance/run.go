@@ -277,6 +277,7 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 		Validator:      validator,
 	}
 	rec := newRecorder(cat, validator.NewCoverage(), consoles)
+	rec.refuses = func(ctx context.Context) bool { return refusesConnections(ctx, cfg) }
 	start := time.Now()
 	status := 0
 	for _, b := range batches {

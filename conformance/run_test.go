@@ -9,6 +9,7 @@ import (
 	"net/http/httptest"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 	"unicode/utf8"
@@ -230,6 +231,9 @@ func TestTargetThatGoesAway(t *testing.T) {
 		// the mock gave and whether its body came whole.
 		diesOn func(r *http.Request, answer *httptest.ResponseRecorder, whole bool) bool
 		tags   string
+		// resets is how long the dying target resets every connection
+		// before it refuses them, as a process on its way out.
+		resets time.Duration
 		// during is the scenario running when it went away; "" when
 		// scenarios ran at once and any might be.
 		during string
@@ -246,6 +250,16 @@ func TestTargetThatGoesAway(t *testing.T) {
 			during: "upload_robustness.feature:39 A body cut off before its end is refused and the server keeps answering (problem: multipart whose closing boundary is missing)",
 		},
 		{
+			name: "on a body cut off before its end, resetting connections a while before it refuses them",
+			diesOn: func(r *http.Request, answer *httptest.ResponseRecorder, whole bool) bool {
+				return isUpload(r) && whole && r.ContentLength > 0 && answer.Code == http.StatusBadRequest &&
+					strings.Contains(answer.Body.String(), "closing boundary")
+			},
+			tags:   "@robustness",
+			resets: 500 * time.Millisecond,
+			during: "upload_robustness.feature:39 A body cut off before its end is refused and the server keeps answering (problem: multipart whose closing boundary is missing)",
+		},
+		{
 			name: "in the middle of scenarios that run at once",
 			diesOn: func(r *http.Request, _ *httptest.ResponseRecorder, _ bool) bool {
 				return r.URL.Path == "/api/server-info/version"
@@ -257,7 +271,7 @@ func TestTargetThatGoesAway(t *testing.T) {
 			t.Parallel()
 			var out bytes.Buffer
 			res, err := conformance.Run(t.Context(), conformance.Config{
-				Target: startDyingMock(t, tt.diesOn), APIKey: apiKey, AdminAPIKey: apiKey, Password: fake.DefaultPassword,
+				Target: startDyingMock(t, tt.diesOn, tt.resets), APIKey: apiKey, AdminAPIKey: apiKey, Password: fake.DefaultPassword,
 				Tags: tt.tags, Output: &out, Concurrency: 4, Settle: 5 * time.Second,
 			})
 			require.NoError(t, err, out.String())
@@ -300,25 +314,44 @@ func TestTargetThatGoesAway(t *testing.T) {
 }
 
 // startDyingMock serves the mock until it answers a request diesOn
-// selects: then it stops listening and drops every connection, that one
-// unanswered, as a server whose process died.
-func startDyingMock(t *testing.T, diesOn func(r *http.Request, answer *httptest.ResponseRecorder, whole bool) bool) string {
+// selects: then it drops that request unanswered, resets every connection
+// for a while (resets), and stops listening, as a server whose process
+// died.
+func startDyingMock(t *testing.T, diesOn func(r *http.Request, answer *httptest.ResponseRecorder, whole bool) bool, resets time.Duration) string {
 	t.Helper()
 	d := fake.Generate(smallData)
 	h, err := mockserver.New(mockserver.Config{Dataset: func() model.Dataset { return d }})
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = h.Close() })
 	var srv *httptest.Server
+	var dying atomic.Bool
 	var dead sync.Once
+	die := func() {
+		_ = srv.Listener.Close()
+		srv.CloseClientConnections()
+	}
 	srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if dying.Load() {
+			if conn, _, err := http.NewResponseController(w).Hijack(); err == nil {
+				if tc, ok := conn.(*net.TCPConn); ok {
+					_ = tc.SetLinger(0) // a reset, not a close
+				}
+				_ = conn.Close()
+			}
+			return
+		}
 		body := &countingReader{r: r.Body}
 		r.Body = body
 		rec := httptest.NewRecorder()
 		h.ServeHTTP(rec, r)
 		if diesOn(r, rec, body.n == r.ContentLength) {
 			dead.Do(func() {
-				_ = srv.Listener.Close()
-				srv.CloseClientConnections()
+				if resets == 0 {
+					die()
+					return
+				}
+				dying.Store(true)
+				time.AfterFunc(resets, die)
 			})
 			panic(http.ErrAbortHandler)
 		}
