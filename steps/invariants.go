@@ -98,6 +98,8 @@ func (s *scenario) registerInvariants(sc *godog.ScenarioContext) {
 				if a.OwnerID != l.UserID {
 					return fmt.Errorf("link of user %s, asset %s of ownerId %s", l.UserID, a.ID, a.OwnerID)
 				}
+				// An asset in a link may come without its owner (the
+				// reference lists none): ownerId above is judged always.
 				if a.Owner != nil && a.Owner.ID != a.OwnerID {
 					return fmt.Errorf("asset %s: ownerId %s but owner.id %s", a.ID, a.OwnerID, a.Owner.ID)
 				}
@@ -285,6 +287,9 @@ func (s *scenario) registerUploadedInLinks(sc *godog.ScenarioContext) {
 		if want := s.photo.checksumBase64(); a.Checksum != want {
 			return fmt.Errorf("checksum is %q, want %q (the base64 SHA-1 of the bytes sent)", a.Checksum, want)
 		}
+		// A listed asset may come without exifInfo (the reference lists
+		// none); the size is judged on the asset read on its own (the EXIF
+		// step), and here only where the listing shows it.
 		if a.ExifInfo != nil && a.ExifInfo.FileSizeInByte != nil && *a.ExifInfo.FileSizeInByte != int64(len(s.photo.content)) {
 			return fmt.Errorf("exifInfo.fileSizeInByte is %d, but %d bytes were sent", *a.ExifInfo.FileSizeInByte, len(s.photo.content))
 		}
