@@ -208,7 +208,7 @@ func (rec *recorder) register(sc *godog.ScenarioContext, registerSteps func(*god
 		scenarioStart = time.Now()
 		if rec.isGone() {
 			res.Status = NotRun
-			return ctx, errNotRun
+			return ctx, &steps.SkipError{Reason: "not run: the target had stopped answering"}
 		}
 		return ctx, nil
 	})
@@ -260,9 +260,6 @@ func (rec *recorder) wentWithoutServer(res *ScenarioResult) bool {
 	defer rec.mu.Unlock()
 	return rec.gone != nil && res != rec.goneDuring && res.Status == Failed && res.noAnswer
 }
-
-// errNotRun skips a scenario that starts after the target went away.
-var errNotRun = &steps.SkipError{Reason: "not run: the target had stopped answering"}
 
 // answered notes what the answer to a request of res says of the target:
 // a request unanswered for want of a connection (not a timeout) may be the
