@@ -540,7 +540,7 @@ func TestLibraryAlbumCountAndSharedListing(t *testing.T) {
 	assert.Equal(t, []any{}, libRead(t, srv, "/api/albums/"+testAlbumID, keyAlice)["albumUsers"])
 
 	rep = libSend(t, srv, http.MethodPost, "/api/admin/users/"+bobID+"/restore", "", keyAlice)
-	require.Equal(t, http.StatusOK, rep.status, "%s", rep.body)
+	require.Equal(t, http.StatusCreated, rep.status, "%s", rep.body)
 	assert.Equal(t, []string{"Bob's, with Alice", "Linked", lisbon}, names("?shared=true", keyAlice))
 	assert.Equal(t, []float64{3, 3, 1}, count(keyAlice))
 	assert.Equal(t, []string{bobID + ":viewer"}, libRoles(libRead(t, srv, "/api/albums/"+testAlbumID, keyAlice)))

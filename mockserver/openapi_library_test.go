@@ -26,20 +26,26 @@ import (
 	"github.com/mediaspec/mediaspec/spec"
 )
 
-// upstreamLibrary is the reference's own document at 66fced40e
-// (open-api/immich-openapi-specs.json of immich-app/immich), cut to the
-// operations routes.go serves and the schemas they refer to, otherwise
-// unchanged: ../shared holds only the workflows' operations.
-const upstreamLibrary = "testdata/upstream-openapi-66fced40e.json"
+// upstreamLibraryEnv names the reference's own document at 66fced40e
+// (open-api/immich-openapi-specs.json of the upstream's repository), which
+// ../shared does not hold whole: where it is set, the successes are judged
+// by that document too. The repository does not carry a copy.
+const upstreamLibraryEnv = "MEDIASPEC_UPSTREAM_OPENAPI"
 
-// loadUpstreamLibrary loads upstreamLibrary, without two flaws that keep
-// kin-openapi from loading it, the schemas are what is judged: the "in"
-// the reference gives its http bearer scheme, which OpenAPI forbids (as
-// TestEveryWorkflowResponseValidates drops it), and the example of
-// ServerStatsResponseDto.usageByUser, which breaks its own schema.
+// loadUpstreamLibrary loads the document upstreamLibraryEnv names, without
+// two flaws that keep kin-openapi from loading it, the schemas are what is
+// judged: the "in" the reference gives its http bearer scheme, which
+// OpenAPI forbids (as TestEveryWorkflowResponseValidates drops it), and
+// the example of ServerStatsResponseDto.usageByUser, which breaks its own
+// schema. It is nil where the variable is not set.
 func loadUpstreamLibrary(t *testing.T) *spec.Validator {
 	t.Helper()
-	data, err := os.ReadFile(upstreamLibrary)
+	path := os.Getenv(upstreamLibraryEnv)
+	if path == "" {
+		t.Logf("%s is not set: answers are checked against openapi/openapi.yaml only (set it to the upstream's open-api/immich-openapi-specs.json at 66fced40e to judge them by it too)", upstreamLibraryEnv)
+		return nil
+	}
+	data, err := os.ReadFile(path)
 	require.NoError(t, err)
 	var doc map[string]any
 	require.NoError(t, json.Unmarshal(data, &doc))
@@ -208,10 +214,7 @@ func TestEveryLibraryResponseValidates(t *testing.T) {
 		{name: "change a user's preferences, not an admin", method: "PUT", path: "/api/admin/users/" + carolID + "/preferences", body: `{}`, headers: bob, status: 403},
 		{name: "delete a user", method: "DELETE", path: "/api/admin/users/" + carolID, body: `{}`, headers: alice, status: 200},
 		{name: "delete an admin", method: "DELETE", path: "/api/admin/users/" + aliceID, body: `{}`, headers: alice, status: 403},
-		// The reference answers 201 (a POST without @HttpCode), as both
-		// documents say; the mock answers 200.
-		{name: "restore a user", method: "POST", path: "/api/admin/users/" + carolID + "/restore", headers: alice, status: 200,
-			breaksOurs: "status: 200 is not documented", breaksUpstream: "status: 200 is not documented"},
+		{name: "restore a user", method: "POST", path: "/api/admin/users/" + carolID + "/restore", headers: alice, status: 201},
 		{name: "restore a user, unknown", method: "POST", path: "/api/admin/users/" + unknown + "/restore", headers: alice, status: 400},
 
 		// Albums.
@@ -289,7 +292,7 @@ func TestEveryLibraryResponseValidates(t *testing.T) {
 			tally.add(ops.id(t, r), rep.status)
 			resp := spec.Response{Status: rep.status, Header: rep.header, Body: rep.body}
 			checkAgainst(t, "openapi/openapi.yaml", v.ours.ValidateResponse(t.Context(), r, resp), tt.breaksOurs, r, rep)
-			if rep.status < 400 { // the reference documents no error bodies
+			if upstream != nil && rep.status < 400 { // the reference documents no error bodies
 				checkAgainst(t, "the upstream document", upstream.ValidateResponse(t.Context(), r, resp), tt.breaksUpstream, r, rep)
 			}
 		})
@@ -386,7 +389,7 @@ func TestGeneratedLibraryValidates(t *testing.T) {
 				require.Equal(t, http.StatusOK, rep.status, "%s: %s", path, rep.body)
 				resp := spec.Response{Status: rep.status, Header: rep.header, Body: rep.body}
 				requireValid(t, "openapi/openapi.yaml", v.ours.ValidateResponse(t.Context(), r, resp), r, rep)
-				if !sanitized {
+				if upstream != nil && !sanitized {
 					requireValid(t, "the upstream document", upstream.ValidateResponse(t.Context(), r, resp), r, rep)
 				}
 				return rep.body
