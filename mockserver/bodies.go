@@ -256,7 +256,7 @@ var bulkDeleteAssetsBody = dto.NewClass("AssetBulkDeleteDto",
 // UpdatePartnerDto: PUT /api/partners/{id}. The reference asks only that
 // inTimeline is there; the mock asks for a boolean, as it is stored.
 var updatePartnerBody = dto.NewClass("UpdatePartnerDto",
-	dto.Field("inTimeline", isNotEmpty, dto.As(dto.IsBoolean())),
+	dto.Field("inTimeline", isNotEmpty).Boolean(),
 )
 
 // PersonCreateDto: POST /api/people.

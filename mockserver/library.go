@@ -377,11 +377,8 @@ func (s *server) memoryLane(c *call) error {
 
 // partners is GET /api/partners?direction=shared-by|shared-with.
 func (s *server) partners(c *call) error {
-	direction := c.r.URL.Query().Get("direction")
-	if direction != "shared-by" && direction != "shared-with" {
-		return store.InvalidFields([]string{"direction must be one of the following values: shared-by, shared-with"})
-	}
-	sharedBy := direction == "shared-by"
+	// As the reference: shared-by, and anything else is shared-with.
+	sharedBy := c.r.URL.Query().Get("direction") == "shared-by"
 	var out []model.Partner
 	s.store.Read(func(v *store.View) {
 		partners := v.PartnersOf(c.p().User.ID, sharedBy)
@@ -447,25 +444,45 @@ func (s *server) createPerson(c *call, b dto.Body) error {
 	np := store.NewPerson{}
 	np.Name, _ = b.String("name")
 	np.IsHidden, _ = b.Bool("isHidden")
+	var born *model.Time
 	if t, ok := b.Time("birthDate"); ok {
 		if t.After(s.cfg.Now()) {
 			return store.InvalidFields([]string{"Birth date cannot be in the future"})
 		}
 		np.BirthDate = new(t.UTC().Format(model.DateLayout))
+		born = new(model.At(t))
 	}
-	var out model.Person
+	// The upstream answers the record it saved, as it saved it: the owner,
+	// the birth date as it was sent (the day alone is stored), the face
+	// and the record's times.
+	type saved struct {
+		OwnerID       string      `json:"ownerId"`
+		Name          string      `json:"name"`
+		BirthDate     *model.Time `json:"birthDate"`
+		IsHidden      bool        `json:"isHidden"`
+		FaceAssetID   *string     `json:"faceAssetId"`
+		ID            string      `json:"id"`
+		CreatedAt     model.Time  `json:"createdAt"`
+		UpdatedAt     model.Time  `json:"updatedAt"`
+		ThumbnailPath string      `json:"thumbnailPath"`
+	}
+	var out saved
 	err := s.store.Write(func(tx *store.Tx) error {
 		p, err := tx.AddPerson(c.p().User.ID, np)
 		if err != nil {
 			return err
 		}
-		out = model.Person{ID: p.ID, Name: p.Name, BirthDate: p.BirthDate, ThumbnailPath: p.ThumbnailPath, IsHidden: p.IsHidden}
+		now := tx.Now()
+		out = saved{
+			OwnerID: p.OwnerID, Name: p.Name, BirthDate: born, IsHidden: p.IsHidden,
+			ID: p.ID, CreatedAt: model.At(now), UpdatedAt: model.At(now), ThumbnailPath: p.ThumbnailPath,
+		}
 		return nil
 	})
 	if err != nil {
 		return err
 	}
-	return c.json(http.StatusCreated, personAnswer(out))
+	return c.json(http.StatusCreated, out)
 }
 
 // personAnswer is a person without faces, as PersonResponseDto shows one.

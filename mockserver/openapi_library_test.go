@@ -274,11 +274,15 @@ func TestEveryLibraryResponseValidates(t *testing.T) {
 		{name: "a library not shared in the timeline", method: "PUT", path: "/api/partners/" + bobID, body: `{"inTimeline":true}`, headers: alice, status: 400},
 		{name: "partners shared by", method: "GET", path: "/api/partners?direction=shared-by", headers: alice, status: 200},
 		{name: "partners shared with", method: "GET", path: "/api/partners?direction=shared-with", headers: bob, status: 200},
-		{name: "partners, no direction", method: "GET", path: "/api/partners", headers: alice, status: 400},
+		{name: "partners, no direction", method: "GET", path: "/api/partners", headers: alice, status: 200},
+		{name: "partners, no credentials", method: "GET", path: "/api/partners?direction=shared-by", status: 401},
 		{name: "a partner's timeline", method: "GET", path: "/api/timeline/buckets?size=MONTH&withPartners=true&isArchived=false", headers: bob, status: 200},
 		{name: "stop sharing a library", method: "DELETE", path: "/api/partners/" + bobID, headers: alice, status: 200},
 		{name: "stop sharing a library again", method: "DELETE", path: "/api/partners/" + bobID, headers: alice, status: 400},
-		{name: "a person", method: "POST", path: "/api/people", body: `{"name":"Grandma","birthDate":"1950-01-01"}`, headers: alice, status: 201},
+		// The reference answers the saved record, not the PersonResponseDto
+		// its document names.
+		{name: "a person", method: "POST", path: "/api/people", body: `{"name":"Grandma","birthDate":"1950-01-01"}`, headers: alice, status: 201,
+			breaksUpstream: "birthDate"},
 		{name: "a person, born tomorrow", method: "POST", path: "/api/people", body: `{"birthDate":"2099-01-01"}`, headers: alice, status: 400},
 	} {
 		t.Run(tt.name, func(t *testing.T) {

@@ -95,6 +95,9 @@ type Property struct {
 	limit int
 	// whole: a number must be a whole one, judged after every other rule.
 	whole bool
+	// boolean: a value given must be a boolean, judged after every other
+	// rule.
+	boolean bool
 }
 
 // Whole asks a number to be a whole one: a rule of the mock's, judged
@@ -102,6 +105,14 @@ type Property struct {
 // stores as an integer (and fails on with a 500 when it is not).
 func (p Property) Whole() Property {
 	p.whole = true
+	return p
+}
+
+// Boolean asks a value given (not absent, not null) to be a boolean: a
+// rule of the mock's, judged after the upstream's, for a property the
+// reference stores as a boolean whatever it is sent.
+func (p Property) Boolean() Property {
+	p.boolean = true
 	return p
 }
 
@@ -128,6 +139,12 @@ func (p Property) prop() prop {
 		out.metas = append(out.metas, meta{kind: custom, rule: Rule{
 			check:   func(v any) bool { f, ok := number(v); return !ok || f == math.Trunc(f) },
 			message: "$property must be an integer number",
+		}})
+	}
+	if p.boolean {
+		out.metas = append(out.metas, meta{kind: custom, rule: Rule{
+			check:   func(v any) bool { _, ok := v.(bool); return ok || v == nil },
+			message: "$property must be a boolean value",
 		}})
 	}
 	if p.limit > 0 {

@@ -124,11 +124,12 @@ func TestMockRulesAddNothingTheReferenceWouldNotSay(t *testing.T) {
 	c := NewClass("Bounded",
 		Field("name", As(IsString())).Limit(3),
 		Field("quota", Optional(), As(IsNumber())).Whole(),
+		Field("shown", As(IsNotEmpty())).Boolean(),
 	)
 	_, err := c.Decode([]byte(`{"name":1,"quota":"x"}`))
-	assert.Equal(t, Problems{"name must be a string", "quota must be a number conforming to the specified constraints"}, err, "the mock's rules judge only their own type")
-	_, err = c.Decode([]byte(`{"name":"long","quota":1.5}`))
-	assert.Equal(t, Problems{"name must be shorter than or equal to 3 characters", "quota must be an integer number"}, err)
+	assert.Equal(t, Problems{"name must be a string", "quota must be a number conforming to the specified constraints", "shown should not be empty"}, err, "the mock's rules judge only their own type, and a value given")
+	_, err = c.Decode([]byte(`{"name":"long","quota":1.5,"shown":"yes"}`))
+	assert.Equal(t, Problems{"name must be shorter than or equal to 3 characters", "quota must be an integer number", "shown must be a boolean value"}, err)
 }
 
 // FuzzDecode: any body is decoded or refused, never a panic, and a refusal

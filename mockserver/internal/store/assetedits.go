@@ -407,10 +407,7 @@ func (tx *Tx) removeAssets(gone map[string]bool) error {
 		al := &d.Albums[i]
 		al.AssetIDs = slices.DeleteFunc(slices.Clone(al.AssetIDs), func(id string) bool { return gone[id] })
 		if t := al.AlbumThumbnailAssetID; t != nil && gone[*t] {
-			al.AlbumThumbnailAssetID = nil
-			if len(al.AssetIDs) > 0 {
-				al.AlbumThumbnailAssetID = &al.AssetIDs[0]
-			}
+			al.AlbumThumbnailAssetID = tx.newestOf(al.AssetIDs)
 		}
 	}
 	for i := range d.SharedLinks {
