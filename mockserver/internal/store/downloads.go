@@ -215,7 +215,7 @@ func (v *View) downloadRule(p Principal) func(a *model.AssetRecord) bool {
 				shares(al.AssetIDs)
 			}
 		}
-		return func(a *model.AssetRecord) bool { return reach[a.ID] && !a.IsTrashed }
+		return func(a *model.AssetRecord) bool { return reach[a.ID] }
 	}
 	userID := p.User.ID
 	for _, al := range st.albums {
@@ -224,15 +224,8 @@ func (v *View) downloadRule(p Principal) func(a *model.AssetRecord) bool {
 		}
 	}
 	return func(a *model.AssetRecord) bool {
-		switch {
-		case a.OwnerID == userID:
-			return true
-		case a.IsTrashed:
-			return false
-		case reach[a.ID]:
-			return true
-		}
-		return !a.IsArchived && v.sharesLibrary(a.OwnerID, userID)
+		return a.OwnerID == userID || reach[a.ID] ||
+			!a.IsTrashed && !a.IsArchived && v.sharesLibrary(a.OwnerID, userID)
 	}
 }
 

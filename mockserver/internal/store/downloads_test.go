@@ -62,7 +62,7 @@ func TestWhoMayDownloadAnAsset(t *testing.T) {
 		{"an album link that allows downloads, a trashed album asset", storetest.LinkUpload, storetest.TrashedID, false},
 		{"an album link that allows downloads, an asset not in it", storetest.LinkUpload, storetest.LooseID, false},
 		{"an album link that allows no downloads, an album asset", storetest.LinkNoDL, storetest.AliceAssetID, false},
-		{"an individual link that allows downloads, its asset", storetest.LinkDownload, storetest.LooseID, true},
+		{"an individual link that allows downloads, its asset", storetest.LinkDownload, storetest.NoExifID, true},
 		{"an individual link that allows downloads, an asset not in it", storetest.LinkDownload, storetest.AliceAssetID, false},
 		{"an individual link that allows no downloads, its asset", storetest.LinkView, storetest.AliceAssetID, false},
 		{"an individual link carrying an album, an asset of the album", storetest.LinkAlbumSide, storetest.LiveStillID, true},

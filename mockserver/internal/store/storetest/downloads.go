@@ -16,7 +16,7 @@ const (
 	LooseID       = "00000000-0000-4000-8000-0000000d0004" // in no album, offline
 	ArchivedID    = "00000000-0000-4000-8000-0000000d0005" // in no album, archived
 	NoExifID      = "00000000-0000-4000-8000-0000000d0006" // in no album, no EXIF (no size)
-	LinkDownload  = "link-download"                        // INDIVIDUAL of LooseID, allows downloads
+	LinkDownload  = "link-download"                        // INDIVIDUAL of NoExifID, allows downloads
 	LinkAlbumSide = "link-album-side"                      // INDIVIDUAL of ArchivedID carrying the album, allows downloads
 	LinkNoDL      = "link-no-download"                     // ALBUM of the album, allows no downloads
 	LinkPassword  = "link-password"                        // ALBUM of the album, allows downloads, password "sardines"
@@ -57,7 +57,7 @@ func DownloadsDataset() model.Dataset {
 	album := AlbumID
 	pw := "sardines"
 	d.SharedLinks = append(d.SharedLinks,
-		model.SharedLinkRecord{ID: "00000000-0000-4000-8000-0000000d1001", Key: LinkDownload, Type: model.LinkIndividual, UserID: AliceID, AssetIDs: []string{LooseID}, AllowDownload: true, ShowMetadata: true, CreatedAt: at(-2)},
+		model.SharedLinkRecord{ID: "00000000-0000-4000-8000-0000000d1001", Key: LinkDownload, Type: model.LinkIndividual, UserID: AliceID, AssetIDs: []string{NoExifID}, AllowDownload: true, ShowMetadata: true, CreatedAt: at(-2)},
 		model.SharedLinkRecord{ID: "00000000-0000-4000-8000-0000000d1002", Key: LinkAlbumSide, Type: model.LinkIndividual, UserID: AliceID, AssetIDs: []string{ArchivedID}, AlbumID: &album, AllowDownload: true, ShowMetadata: true, CreatedAt: at(-2)},
 		model.SharedLinkRecord{ID: "00000000-0000-4000-8000-0000000d1003", Key: LinkNoDL, Type: model.LinkAlbum, UserID: AliceID, AlbumID: &album, AllowUpload: true, ShowMetadata: true, CreatedAt: at(-2)},
 		model.SharedLinkRecord{ID: "00000000-0000-4000-8000-0000000d1004", Key: LinkPassword, Type: model.LinkAlbum, UserID: AliceID, AlbumID: &album, AllowDownload: true, ShowMetadata: true, Password: &pw, CreatedAt: at(-2)},
