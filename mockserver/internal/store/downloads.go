@@ -13,10 +13,10 @@ import (
 //
 // asset.download: a user downloads their own assets (trashed ones too),
 // the assets of the albums they own or are a user of, and the live photo
-// videos of those; a partner's assets once partners exist (sharesLibrary);
-// a link's holder, only where the link allows downloads, the link's own
-// assets and its album's, with their live photo videos. Trashed assets
-// are no one's to download but their owner's.
+// videos of those, and the assets of the partners who share their library
+// with them, but the archived ones; a link's holder, only where the link
+// allows downloads, the link's own assets and its album's, with their live
+// photo videos. Trashed assets are no one's to download but their owner's.
 
 // DefaultArchiveSize is the size at which a download's next file starts a
 // new archive, when the request names none: 4 GiB, as the reference.
@@ -79,7 +79,7 @@ func (v *View) DownloadInfo(p Principal, r DownloadRequest) (DownloadPlan, error
 			return DownloadPlan{}, errNoAlbumDownload
 		}
 		for _, id := range al.AssetIDs {
-			if a := v.st.assetBy[id]; a != nil && !a.IsTrashed {
+			if a := v.st.assetBy[id]; a != nil && Live(a) {
 				list = append(list, a)
 			}
 		}
@@ -88,7 +88,7 @@ func (v *View) DownloadInfo(p Principal, r DownloadRequest) (DownloadPlan, error
 			return DownloadPlan{}, errNoTimelineDownload
 		}
 		for _, a := range v.st.assets {
-			if a.OwnerID == p.User.ID && a.IsVisible && !a.IsArchived && !a.IsTrashed {
+			if a.OwnerID == p.User.ID && a.IsVisible && !a.IsArchived && Live(a) {
 				list = append(list, a)
 			}
 		}
@@ -196,7 +196,7 @@ func (v *View) downloadRule(p Principal) func(a *model.AssetRecord) bool {
 	shares := func(ids []string) {
 		for _, id := range ids {
 			a := st.assetBy[id]
-			if a == nil || a.IsTrashed {
+			if a == nil || !Live(a) {
 				continue
 			}
 			reach[id] = true
@@ -219,13 +219,18 @@ func (v *View) downloadRule(p Principal) func(a *model.AssetRecord) bool {
 	}
 	userID := p.User.ID
 	for _, al := range st.albums {
-		if RoleOf(al, userID) != "" {
+		if RoleOf(al, userID) != "" && v.AlbumVisible(al) {
 			shares(al.AssetIDs)
 		}
 	}
+	partners := map[string]bool{} // the users who share their library with p
+	for _, pr := range st.partners {
+		if pr.SharedWithID == userID {
+			partners[pr.SharedByID] = true
+		}
+	}
 	return func(a *model.AssetRecord) bool {
-		return a.OwnerID == userID || reach[a.ID] ||
-			!a.IsTrashed && !a.IsArchived && v.sharesLibrary(a.OwnerID, userID)
+		return a.OwnerID == userID || reach[a.ID] || Live(a) && !a.IsArchived && partners[a.OwnerID]
 	}
 }
 
@@ -243,15 +248,8 @@ func (v *View) downloadableAlbum(p Principal, id string) *model.AlbumRecord {
 			return al
 		}
 		return nil
-	case RoleOf(al, p.User.ID) != "":
+	case RoleOf(al, p.User.ID) != "" && v.AlbumVisible(al):
 		return al
 	}
 	return nil
 }
-
-// sharesLibrary says whether owner shares their library with viewer as a
-// partner, which lets viewer download owner's assets that are not
-// archived (the reference's asset.download for partners). The mock has no
-// partners yet: until it does, no one shares, and this is the one place a
-// partner's rights are to be given.
-func (v *View) sharesLibrary(ownerID, viewerID string) bool { return false }

@@ -68,6 +68,11 @@ func TestWhoMayDownloadAnAsset(t *testing.T) {
 		{"an individual link carrying an album, an asset of the album", storetest.LinkAlbumSide, storetest.LiveStillID, true},
 		{"an individual link carrying an album, its own archived asset", storetest.LinkAlbumSide, storetest.ArchivedID, true},
 		{"a link of another user, an asset of its owner's", "link-bob", storetest.AliceAssetID, false},
+		{"a partner, an asset of the library shared with them", alice, storetest.BobAssetID, true},
+		{"a partner, an archived asset of that library", alice, storetest.BobArchivedID, false},
+		{"a partner, a trashed asset of that library", alice, storetest.BobTrashedID, false},
+		{"the partner who shares, an asset of the one shared with", bob, storetest.LooseID, false},
+		{"a link of the partner shared with, a partner's asset", storetest.LinkUpload, storetest.BobAssetID, false},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			downloadsView(t, func(v *View, as func(string) Principal) {

@@ -16,6 +16,9 @@ const (
 	LooseID       = "00000000-0000-4000-8000-0000000d0004" // in no album, offline
 	ArchivedID    = "00000000-0000-4000-8000-0000000d0005" // in no album, archived
 	NoExifID      = "00000000-0000-4000-8000-0000000d0006" // in no album, no EXIF (no size)
+	BobAssetID    = "00000000-0000-4000-8000-000000b0a5e7" // Bob's, who shares his library with Alice
+	BobArchivedID = "00000000-0000-4000-8000-0000000d0b01" // Bob's, archived
+	BobTrashedID  = "00000000-0000-4000-8000-0000000d0b02" // Bob's, trashed
 	LinkDownload  = "link-download"                        // INDIVIDUAL of NoExifID, allows downloads
 	LinkAlbumSide = "link-album-side"                      // INDIVIDUAL of ArchivedID carrying the album, allows downloads
 	LinkNoDL      = "link-no-download"                     // ALBUM of the album, allows no downloads
@@ -23,7 +26,8 @@ const (
 )
 
 // DownloadsDataset is Dataset with the records above: the album holds
-// Alice's first asset, the live photo and the trashed one, in that order.
+// Alice's first asset, the live photo and the trashed one, in that order;
+// Bob is Alice's partner: he shares his library with her.
 func DownloadsDataset() model.Dataset {
 	d := Dataset()
 	anchor := d.Anchor.Time
@@ -52,7 +56,12 @@ func DownloadsDataset() model.Dataset {
 	loose.IsOffline = true
 	archived := asset(ArchivedID, "IMG_0005.jpg", model.AssetImage, 300, at(-31).Time)
 	archived.IsArchived = true
-	d.Assets = append(d.Assets, still, hidden, trashed, loose, archived, asset(NoExifID, "IMG_0006.jpg", model.AssetImage, 0, at(-25).Time))
+	bobArchived := asset(BobArchivedID, "IMG_0007.jpg", model.AssetImage, 200, at(-24).Time)
+	bobArchived.OwnerID, bobArchived.IsArchived = BobID, true
+	bobTrashed := asset(BobTrashedID, "IMG_0008.jpg", model.AssetImage, 100, at(-24).Time)
+	bobTrashed.OwnerID, bobTrashed.IsTrashed = BobID, true
+	d.Assets = append(d.Assets, still, hidden, trashed, loose, archived, asset(NoExifID, "IMG_0006.jpg", model.AssetImage, 0, at(-25).Time), bobArchived, bobTrashed)
+	d.Partners = append(d.Partners, model.PartnerRecord{SharedByID: BobID, SharedWithID: AliceID, CreatedAt: at(-20)})
 	d.Albums[0].AssetIDs = append(d.Albums[0].AssetIDs, LiveStillID, TrashedID)
 	album := AlbumID
 	pw := "sardines"
