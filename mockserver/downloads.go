@@ -161,7 +161,9 @@ func (s *server) open(o original) (io.ReadSeeker, int64, string, error) {
 // headers of the reference's file answers (Express's send): Cache-Control
 // public, max-age=0; a weak ETag of size and time; Last-Modified the
 // file's time, which the reference sets to fileModifiedAt; Range
-// requests.
+// requests; 304 where If-None-Match or If-Modified-Since says the client
+// has it, a POST too, as Express answers. A range past the file is a JSON
+// 416 (the reference answers 500 Failed to download file).
 func (s *server) downloadAsset(c *call) error {
 	var a *model.AssetRecord
 	err := s.read(func(v *store.View) (err error) {
@@ -182,10 +184,47 @@ func (s *server) downloadAsset(c *call) error {
 	h := c.w.Header()
 	h.Set("Cache-Control", "public, max-age=0")
 	h.Set("Content-Type", contentType)
-	h.Set("ETag", fmt.Sprintf(`W/"%x-%x"`, size, o.modified.UnixMilli()))
-	w := deadlineResponse{ResponseWriter: c.w, rc: http.NewResponseController(c.w)}
-	http.ServeContent(w, c.r, "", o.modified, content)
+	etag := fmt.Sprintf(`W/"%x-%x"`, size, o.modified.UnixMilli())
+	h.Set("ETag", etag)
+	if fresh(c.r.Header, etag, o.modified) {
+		h.Set("Last-Modified", o.modified.UTC().Format(http.TimeFormat))
+		c.w.WriteHeader(http.StatusNotModified)
+		return nil
+	}
+	// http.ServeContent judges these for GET and HEAD alone, and answers
+	// 412 to a POST's If-None-Match: judged above.
+	c.r.Header.Del("If-None-Match")
+	c.r.Header.Del("If-Modified-Since")
+	serveContent(deadlineResponse{ResponseWriter: c.w, rc: http.NewResponseController(c.w)}, c.r, o.modified, content)
 	return nil
+}
+
+// fresh says whether the client has the answer tagged etag, last modified
+// at modified, as Express's freshness check says: every tag of
+// If-None-Match, weak or strong, or *, and If-Modified-Since at or after
+// modified, where each is asked; Cache-Control: no-cache asks anew.
+func fresh(h http.Header, etag string, modified time.Time) bool {
+	inm, ims := h.Get("If-None-Match"), h.Get("If-Modified-Since")
+	if inm == "" && ims == "" || strings.Contains(h.Get("Cache-Control"), "no-cache") {
+		return false
+	}
+	if inm != "" && strings.TrimSpace(inm) != "*" {
+		match := false
+		for _, tag := range strings.Split(inm, ",") {
+			tag = strings.TrimSpace(tag)
+			match = match || strings.TrimPrefix(tag, "W/") == strings.TrimPrefix(etag, "W/")
+		}
+		if !match {
+			return false
+		}
+	}
+	if ims != "" {
+		t, err := http.ParseTime(ims)
+		if err != nil || modified.Truncate(time.Second).After(t) {
+			return false
+		}
+	}
+	return true
 }
 
 // downloadType is the Content-Type of a kept original, as the reference

@@ -497,6 +497,8 @@ func TestDownloadResponsesValidate(t *testing.T) {
 		{"asset", "/api/download/asset/" + photo.id, ``, nil, 200},
 		{"asset, a part", "/api/download/asset/" + photo.id, ``, []string{"Range", "bytes=1-2"}, 206},
 		{"asset offline", "/api/download/asset/" + storetest.LooseID, ``, nil, 400},
+		{"asset, a range past it", "/api/download/asset/" + photo.id, ``, []string{"Range", "bytes=100-"}, 416},
+		{"asset, the client has it", "/api/download/asset/" + photo.id, ``, []string{"If-None-Match", "*"}, 304},
 		{"asset, no credentials", "/api/download/asset/" + photo.id, ``, []string{"x-api-key", ""}, 401},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
@@ -511,4 +513,45 @@ func TestDownloadResponsesValidate(t *testing.T) {
 			requireValid(t, "openapi/openapi.yaml", v.ours.ValidateResponse(t.Context(), r, resp), r, rep)
 		})
 	}
+}
+
+// TestDownloadAssetConditionsAndRanges: a client that has the file gets
+// 304, a POST too (as Express answers); a range past the file is the JSON
+// error every other answer has, not http.ServeContent's text.
+func TestDownloadAssetConditionsAndRanges(t *testing.T) {
+	srv := downloadsServer(t)
+	photo := uploadNamed(t, srv, "IMG_0001.jpg", []byte("a photo's bytes"))
+	path := srv.URL + "/api/download/asset/" + photo.id
+	etag := fmt.Sprintf(`W/"%x-%x"`, len(photo.content), photo.modified.UnixMilli())
+	for _, tt := range []struct {
+		name    string
+		headers []string
+		status  int
+	}{
+		{"its ETag", []string{"If-None-Match", etag}, 304},
+		{"its ETag, strong", []string{"If-None-Match", strings.TrimPrefix(etag, "W/")}, 304},
+		{"one of its ETags", []string{"If-None-Match", `"x", ` + etag}, 304},
+		{"any ETag", []string{"If-None-Match", "*"}, 304},
+		{"another ETag", []string{"If-None-Match", `W/"1-2"`}, 200},
+		{"its ETag, asked anew", []string{"If-None-Match", etag, "Cache-Control", "no-cache"}, 200},
+		{"modified since before", []string{"If-Modified-Since", "Wed, 29 May 2024 10:00:00 GMT"}, 200},
+		{"not modified since", []string{"If-Modified-Since", "Thu, 30 May 2024 10:00:00 GMT"}, 304},
+		{"its ETag, but modified since", []string{"If-None-Match", etag, "If-Modified-Since", "Wed, 29 May 2024 10:00:00 GMT"}, 200},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			rep := do(t, newRequest(t, http.MethodPost, path, nil, append([]string{"x-api-key", keyAlice}, tt.headers...)...))
+			require.Equal(t, tt.status, rep.status, "%s", rep.body)
+			assert.Equal(t, etag, rep.header.Get("ETag"))
+			if tt.status == http.StatusNotModified {
+				assert.Empty(t, rep.body)
+			} else {
+				assert.Equal(t, photo.content, rep.body)
+			}
+		})
+	}
+	rep := do(t, newRequest(t, http.MethodPost, path, nil, "x-api-key", keyAlice, "Range", "bytes=1000-"))
+	requireError(t, rep, http.StatusRequestedRangeNotSatisfiable, "Requested Range Not Satisfiable")
+	assert.Equal(t, fmt.Sprintf("bytes */%d", len(photo.content)), rep.header.Get("Content-Range"))
+	rep = do(t, newRequest(t, http.MethodPost, path, nil, "x-api-key", keyAlice, "If-Match", `"nope"`))
+	requireError(t, rep, http.StatusPreconditionFailed, "Precondition Failed")
 }
