@@ -150,7 +150,7 @@ func servePicture(w http.ResponseWriter, r *http.Request, src pictureSource, kin
 	h.Set("Content-Type", contentType)
 	h.Set("ETag", strconv.Quote(fmt.Sprintf("%s-%d-%d", src.checksum, kind, size)))
 	_ = http.NewResponseController(w).SetWriteDeadline(time.Now().Add(writeDeadline(int(min(size, 1<<40)))))
-	http.ServeContent(w, r, "", modified, content)
+	serveContent(w, r, modified, content)
 }
 
 // serveKept answers a picture the media folder keeps for an upload (its
