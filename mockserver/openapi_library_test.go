@@ -284,6 +284,17 @@ func TestEveryLibraryResponseValidates(t *testing.T) {
 		{name: "a person", method: "POST", path: "/api/people", body: `{"name":"Grandma","birthDate":"1950-01-01"}`, headers: alice, status: 201,
 			breaksUpstream: "birthDate"},
 		{name: "a person, born tomorrow", method: "POST", path: "/api/people", body: `{"birthDate":"2099-01-01"}`, headers: alice, status: 400},
+
+		// Downloads.
+		{name: "download info", method: "POST", path: "/api/download/info", body: `{"albumId":"` + album + `"}`, headers: alice, status: 201},
+		{name: "download info, nothing asked", method: "POST", path: "/api/download/info", body: `{}`, headers: alice, status: 400},
+		{name: "download archive", method: "POST", path: "/api/download/archive", body: `{"assetIds":["` + a1 + `","` + a2 + `"]}`, headers: alice, status: 200},
+		{name: "download archive, another's", method: "POST", path: "/api/download/archive", body: `{"assetIds":["` + a1 + `"]}`, headers: carol, status: 400},
+		{name: "download an asset", method: "POST", path: "/api/download/asset/" + a1, headers: alice, status: 200,
+			// The reference sends the file's own type, as the mock does; its
+			// document says application/octet-stream.
+			breaksUpstream: `value is not one of the documented media types ["application/octet-stream"]`},
+		{name: "download an asset, another's", method: "POST", path: "/api/download/asset/" + a1, headers: carol, status: 400},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			base := srv
