@@ -49,6 +49,8 @@ type scenario struct {
 	wf workflow    // albums, a link's life, its holder, the batch check
 	dl downloading // what a link's holder downloads
 
+	library libraryState // what links show as the library changes (library.go)
+
 	step       string          // the id of the step that runs
 	unjudged   *ViolationError // how the last answer breaks the document, until judged
 	unjudgedAt string          // the step that received it
@@ -77,6 +79,7 @@ func Register(sc *godog.ScenarioContext, cfg Config) {
 	s.registerFiles(sc)
 	s.registerServer(sc)
 	s.registerDownloads(sc)
+	s.registerLibrary(sc)
 }
 
 // needs skips a scenario whose tags ask for what the target lacks.
