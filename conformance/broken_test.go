@@ -518,6 +518,18 @@ func TestBrokenVariantsAreCaught(t *testing.T) {
 			caughtBy: "A link's timeline counts and shows exactly",
 			tags:     "@library",
 		},
+		{
+			name:     "keeps a deleted user's links open",
+			break_:   opensDeletedUsersLinks,
+			caughtBy: "A deleted user's links open nothing",
+			tags:     "@accounts",
+		},
+		{
+			name:     "lets an upload past its owner's storage quota",
+			break_:   letsUploadsPastQuota,
+			caughtBy: "A storage quota refuses an upload that would pass it",
+			tags:     "@accounts",
+		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()

@@ -49,7 +49,8 @@ type scenario struct {
 	wf workflow    // albums, a link's life, its holder, the batch check
 	dl downloading // what a link's holder downloads
 
-	library libraryState // what links show as the library changes (library.go)
+	library  libraryState  // what links show as the library changes (library.go)
+	accounts accountsState // users an admin deletes, restores and limits (accounts.go)
 
 	step       string          // the id of the step that runs
 	unjudged   *ViolationError // how the last answer breaks the document, until judged
@@ -80,6 +81,7 @@ func Register(sc *godog.ScenarioContext, cfg Config) {
 	s.registerServer(sc)
 	s.registerDownloads(sc)
 	s.registerLibrary(sc)
+	s.registerAccounts(sc)
 }
 
 // needs skips a scenario whose tags ask for what the target lacks.
