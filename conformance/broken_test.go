@@ -530,6 +530,12 @@ func TestBrokenVariantsAreCaught(t *testing.T) {
 			caughtBy: "A storage quota refuses an upload that would pass it",
 			tags:     "@accounts",
 		},
+		{
+			name:     "tells every connection of an upload, whoever's it is",
+			break_:   tellsEveryConnectionOfUploads,
+			caughtBy: "An upload is told to its owner's connection and to no other user's",
+			tags:     "@live",
+		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()

@@ -51,6 +51,7 @@ type scenario struct {
 
 	library  libraryState  // what links show as the library changes (library.go)
 	accounts accountsState // users an admin deletes, restores and limits (accounts.go)
+	live     liveState     // connections to the live events (live.go)
 
 	step       string          // the id of the step that runs
 	unjudged   *ViolationError // how the last answer breaks the document, until judged
@@ -82,6 +83,7 @@ func Register(sc *godog.ScenarioContext, cfg Config) {
 	s.registerDownloads(sc)
 	s.registerLibrary(sc)
 	s.registerAccounts(sc)
+	s.registerLive(sc)
 }
 
 // needs skips a scenario whose tags ask for what the target lacks.
