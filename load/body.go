@@ -8,6 +8,7 @@ import (
 	"mime/multipart"
 	"net/textproto"
 	"strings"
+	"time"
 )
 
 // fillerSize is the size of the random block that fills every uploaded file
@@ -36,8 +37,12 @@ type uploadForm struct {
 	filler      []byte
 	fill        int64 // filler bytes in a body: the file's size less its first line
 	counterAt   []int // offsets in head of the counter's digits
+	dateAt      []int // offsets in head of fileCreatedAt's and fileModifiedAt's values
 	contentType string
 }
+
+// formDate is the files' date in the form, of the width every date takes.
+const formDate = "2026-01-02T03:04:05.000Z"
 
 // newUploadForm builds the form of a worker's uploads of files of size bytes.
 // tag is the run's random tag: with it and the worker's number in the file's
@@ -57,8 +62,8 @@ func newUploadForm(tag string, worker int, size int64, filler []byte) (*uploadFo
 	for _, kv := range [][2]string{
 		{"deviceAssetId", name},
 		{"deviceId", "mediaspec-load"},
-		{"fileCreatedAt", "2026-01-02T03:04:05.000Z"},
-		{"fileModifiedAt", "2026-01-02T03:04:05.000Z"},
+		{"fileCreatedAt", formDate},
+		{"fileModifiedAt", formDate},
 	} {
 		if err := mw.WriteField(kv[0], kv[1]); err != nil {
 			return nil, fmt.Errorf("build upload form: %w", err)
@@ -84,6 +89,14 @@ func newUploadForm(tag string, worker int, size int64, filler []byte) (*uploadFo
 		filler:      filler,
 		fill:        size - int64(len(firstLine)),
 		contentType: mw.FormDataContentType(),
+	}
+	for off := 0; ; {
+		i := bytes.Index(head[off:], []byte(formDate))
+		if i < 0 {
+			break
+		}
+		f.dateAt = append(f.dateAt, off+i)
+		off += i + len(formDate)
 	}
 	for off := 0; ; {
 		i := bytes.Index(head[off:], []byte(placeholder))
@@ -114,6 +127,17 @@ func (f *uploadForm) body(n uint64) *uploadBody {
 		copy(head[at:], digits[:])
 	}
 	return &uploadBody{form: f, head: head}
+}
+
+// bodyAt is body(n) of a file dated at (UTC, to the millisecond; years
+// 1000 to 9999).
+func (f *uploadForm) bodyAt(n uint64, at time.Time) *uploadBody {
+	b := f.body(n)
+	date := at.UTC().Format("2006-01-02T15:04:05.000Z")
+	for _, off := range f.dateAt {
+		copy(b.head[off:], date)
+	}
+	return b
 }
 
 // uploadBody reads one upload's body: its head, the filler, the tail.

@@ -55,12 +55,23 @@ const (
 	// ScenarioArchive downloads a zip of ArchiveFiles files of UploadSize,
 	// uploaded before the run: POST {target}/download/archive.
 	ScenarioArchive Scenario = "archive"
+	// ScenarioTimelineBuckets asks how many assets each month of the
+	// caller's timeline holds, TimelineAssets of them uploaded before the
+	// run over ten years: GET {target}/timeline/buckets?size=MONTH.
+	ScenarioTimelineBuckets Scenario = "timeline-buckets"
+	// ScenarioTimelineBucket asks for the assets of one of those months,
+	// the newest: GET {target}/timeline/bucket?size=MONTH&timeBucket=T.
+	ScenarioTimelineBucket Scenario = "timeline-bucket"
 )
 
 // Scenarios lists every scenario.
 func Scenarios() []Scenario {
-	return []Scenario{ScenarioList, ScenarioUpload, ScenarioMixed, ScenarioAlbum, ScenarioThumbnail, ScenarioFile, ScenarioArchive}
+	return []Scenario{ScenarioList, ScenarioUpload, ScenarioMixed, ScenarioAlbum, ScenarioThumbnail, ScenarioFile, ScenarioArchive,
+		ScenarioTimelineBuckets, ScenarioTimelineBucket}
 }
+
+// DefaultTimelineAssets is how many assets the timeline scenarios upload.
+const DefaultTimelineAssets = 20000
 
 // DefaultAlbumAssets is how many assets the album scenario's album holds.
 const DefaultAlbumAssets = 500
@@ -118,6 +129,9 @@ type Config struct {
 	Tag string
 	// Timeout bounds each request (DefaultTimeout if zero).
 	Timeout time.Duration
+	// TimelineAssets is how many assets the timeline scenarios upload
+	// before the run, dated over ten years (DefaultTimelineAssets if zero).
+	TimelineAssets int
 	// ArchiveFiles is how many files, of UploadSize each, the archive
 	// scenario's zip holds (DefaultArchiveFiles if zero); they are uploaded
 	// before the run.
@@ -157,12 +171,15 @@ func (c Config) withDefaults() (Config, *url.URL, error) {
 	if c.ArchiveFiles == 0 {
 		c.ArchiveFiles = DefaultArchiveFiles
 	}
+	if c.TimelineAssets == 0 {
+		c.TimelineAssets = DefaultTimelineAssets
+	}
 	if c.ProgressEvery <= 0 {
 		c.ProgressEvery = 500 * time.Millisecond
 	}
 	switch {
 	case !slices.Contains(Scenarios(), c.Scenario):
-		return c, nil, fmt.Errorf("%w: unknown scenario %q (want list, upload, mixed, album, thumbnail, file or archive)", ErrConfig, c.Scenario)
+		return c, nil, fmt.Errorf("%w: unknown scenario %q (want list, upload, mixed, album, thumbnail, file, archive, timeline-buckets or timeline-bucket)", ErrConfig, c.Scenario)
 	case c.Duration < 0:
 		return c, nil, fmt.Errorf("%w: duration %s is negative", ErrConfig, c.Duration)
 	case c.Concurrency < 0 || c.Concurrency > 10000:
@@ -173,11 +190,13 @@ func (c Config) withDefaults() (Config, *url.URL, error) {
 		return c, nil, fmt.Errorf("%w: upload size %d is negative", ErrConfig, c.UploadSize)
 	case c.AlbumAssets < 0 || c.AlbumAssets > 100000:
 		return c, nil, fmt.Errorf("%w: album assets %d is not between 1 and 100000", ErrConfig, c.AlbumAssets)
+	case c.TimelineAssets < 0 || c.TimelineAssets > 200000:
+		return c, nil, fmt.Errorf("%w: timeline assets %d is not between 1 and 200000", ErrConfig, c.TimelineAssets)
 	case c.ArchiveFiles < 0 || c.ArchiveFiles > 10000:
 		return c, nil, fmt.Errorf("%w: archive files %d is not between 1 and 10000", ErrConfig, c.ArchiveFiles)
 	case c.Timeout < 0:
 		return c, nil, fmt.Errorf("%w: timeout %s is negative", ErrConfig, c.Timeout)
-	case c.Scenario != ScenarioList && c.Scenario != ScenarioAlbum && c.UploadSize < minUploadSize:
+	case c.Scenario != ScenarioList && c.Scenario != ScenarioAlbum && c.Scenario != ScenarioTimelineBuckets && c.Scenario != ScenarioTimelineBucket && c.UploadSize < minUploadSize:
 		return c, nil, fmt.Errorf("%w: upload size %d is below %d bytes, the least a file that is new each time needs", ErrConfig, c.UploadSize, minUploadSize)
 	}
 	target, err := ParseTarget(c.Target, c.AllowRemote)
@@ -218,11 +237,13 @@ const (
 	opThumbnail
 	opFile
 	opArchive
+	opBuckets
+	opBucket
 	numOps
 )
 
 func (o operation) String() string {
-	return [...]string{"list", "upload", "album", "thumbnail", "file", "archive"}[o]
+	return [...]string{"list", "upload", "album", "thumbnail", "file", "archive", "buckets", "bucket"}[o]
 }
 
 // pick returns the operation of a worker's i-th request.
@@ -238,6 +259,10 @@ func (s Scenario) pick(worker, i int) operation {
 		return opFile
 	case ScenarioArchive:
 		return opArchive
+	case ScenarioTimelineBuckets:
+		return opBuckets
+	case ScenarioTimelineBucket:
+		return opBucket
 	case ScenarioMixed:
 		// One in five uploads, the workers out of step with each other.
 		if (i+worker)%5 == 0 {
@@ -271,9 +296,13 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
 	}
 
-	var albumURL, assetID string
+	var albumURL, assetID, timelineURL string
 	var archiveBody []byte
 	switch cfg.Scenario {
+	case ScenarioTimelineBuckets, ScenarioTimelineBucket:
+		if timelineURL, err = makeTimeline(ctx, client, target, cfg, tag, filler); err != nil {
+			return Result{}, err
+		}
 	case ScenarioArchive:
 		if archiveBody, err = makeArchive(ctx, client, target, cfg, tag, filler); err != nil {
 			return Result{}, err
@@ -297,6 +326,8 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 			listURL:  target.JoinPath("shared-links").String(),
 			uploadTo: target.JoinPath("asset", "upload").String(),
 			albumURL: albumURL,
+			// The timeline scenarios GET one URL, as the album scenario.
+			timelineURL: timelineURL,
 
 			archiveURL:  target.JoinPath("download", "archive").String(),
 			archiveBody: archiveBody,
@@ -404,6 +435,68 @@ func makeAlbum(ctx context.Context, client *http.Client, target *url.URL, cfg Co
 	return target.JoinPath("albums", album.ID).String(), nil
 }
 
+// makeTimeline uploads cfg.TimelineAssets files dated one after the other
+// over the ten years before now, and returns the URL the scenario asks
+// for: the buckets of months, or the newest month's bucket.
+func makeTimeline(ctx context.Context, client *http.Client, target *url.URL, cfg Config, tag string, filler []byte) (string, error) {
+	n := cfg.TimelineAssets
+	end := time.Now().UTC().Truncate(time.Hour)
+	step := 10 * 365 * 24 * time.Hour / time.Duration(n)
+	// A few uploads at once: tens of thousands take seconds, not minutes.
+	const uploaders = 4
+	errs := make(chan error, uploaders)
+	for u := range uploaders {
+		go func() {
+			form, err := newUploadForm(tag, u, minUploadSize, filler)
+			if err != nil {
+				errs <- err
+				return
+			}
+			for i := u; i < n; i += uploaders {
+				req, err := http.NewRequestWithContext(ctx, http.MethodPost, target.JoinPath("asset", "upload").String(), form.bodyAt(uint64(i), end.Add(-time.Duration(i)*step)))
+				if err != nil {
+					errs <- err
+					return
+				}
+				req.ContentLength = form.length()
+				req.Header.Set("Content-Type", form.contentType)
+				if err := sendJSON(client, cfg.APIKey, req, http.StatusCreated, nil); err != nil {
+					errs <- fmt.Errorf("uploading the timeline's assets: %w", err)
+					return
+				}
+			}
+			errs <- nil
+		}()
+	}
+	for range uploaders {
+		if err := <-errs; err != nil {
+			return "", err
+		}
+	}
+	buckets := target.JoinPath("timeline", "buckets")
+	buckets.RawQuery = "size=MONTH"
+	if cfg.Scenario == ScenarioTimelineBuckets {
+		return buckets.String(), nil
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, buckets.String(), nil)
+	if err != nil {
+		return "", err
+	}
+	var months []struct {
+		Count      int    `json:"count"`
+		TimeBucket string `json:"timeBucket"`
+	}
+	if err := sendJSON(client, cfg.APIKey, req, http.StatusOK, &months); err != nil {
+		return "", fmt.Errorf("reading the timeline's months: %w", err)
+	}
+	if len(months) == 0 {
+		return "", errors.New("the timeline holds no month")
+	}
+	bucket := target.JoinPath("timeline", "bucket")
+	bucket.RawQuery = url.Values{"size": {"MONTH"}, "timeBucket": {months[0].TimeBucket}}.Encode()
+	return bucket.String(), nil
+}
+
 // makeArchive uploads cfg.ArchiveFiles new files of cfg.UploadSize and
 // returns the body of the request for their archive.
 func makeArchive(ctx context.Context, client *http.Client, target *url.URL, cfg Config, tag string, filler []byte) ([]byte, error) {
@@ -429,6 +522,9 @@ func sendJSON(client *http.Client, apiKey string, req *http.Request, want int, o
 	}
 	if resp.StatusCode != want {
 		return fmt.Errorf("%s %s answered %d: %s", req.Method, req.URL.Path, resp.StatusCode, body)
+	}
+	if out == nil {
+		return nil
 	}
 	return json.Unmarshal(body, out)
 }
@@ -545,6 +641,8 @@ type worker struct {
 	albumURL string
 	// thumbnailURL and fileURL are the pictures of the picture scenarios.
 	thumbnailURL, fileURL string
+	// timelineURL is the timeline scenarios' request.
+	timelineURL string
 	// archiveURL and archiveBody are the archive scenario's request.
 	archiveURL  string
 	archiveBody []byte
@@ -668,6 +766,10 @@ func (w *worker) request(ctx context.Context, op operation) (*http.Request, erro
 		req.Header.Set("Content-Type", w.form.contentType)
 	case opAlbum:
 		if req, err = http.NewRequestWithContext(ctx, http.MethodGet, w.albumURL, nil); err != nil {
+			return nil, fmt.Errorf("new request: %w", err)
+		}
+	case opBuckets, opBucket:
+		if req, err = http.NewRequestWithContext(ctx, http.MethodGet, w.timelineURL, nil); err != nil {
 			return nil, fmt.Errorf("new request: %w", err)
 		}
 	case opArchive:

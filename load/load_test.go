@@ -454,3 +454,55 @@ func TestPictureScenarios(t *testing.T) {
 	_, err := Run(t.Context(), Config{Target: empty.URL + "/api", Scenario: ScenarioThumbnail, APIKey: testKey, Duration: 100 * time.Millisecond})
 	assert.ErrorContains(t, err, "the caller's shared links hold none")
 }
+
+// TestTimelineScenarios: the assets are uploaded first, dated one after
+// the other back from now, each once; then the workers ask for the
+// months, or for the newest month's bucket.
+func TestTimelineScenarios(t *testing.T) {
+	var (
+		mu    sync.Mutex
+		dates = map[string]int{}
+		asks  = map[string]int{}
+	)
+	mux := http.NewServeMux()
+	mux.HandleFunc("POST /api/asset/upload", func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		dates[r.FormValue("fileCreatedAt")]++
+		mu.Unlock()
+		w.WriteHeader(http.StatusCreated)
+		_, _ = io.WriteString(w, `{"id":"x"}`)
+	})
+	mux.HandleFunc("GET /api/timeline/buckets", func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		asks["buckets?"+r.URL.RawQuery]++
+		mu.Unlock()
+		_, _ = io.WriteString(w, `[{"count":3,"timeBucket":"2026-11-01T00:00:00.000Z"},{"count":1,"timeBucket":"2026-10-01T00:00:00.000Z"}]`)
+	})
+	mux.HandleFunc("GET /api/timeline/bucket", func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		asks["bucket?"+r.URL.RawQuery]++
+		mu.Unlock()
+		_, _ = io.WriteString(w, `[]`)
+	})
+	srv := httptest.NewServer(mux)
+	t.Cleanup(srv.Close)
+	for _, tt := range []struct {
+		scenario Scenario
+		op, ask  string
+	}{
+		{ScenarioTimelineBuckets, "buckets", "buckets?size=MONTH"},
+		{ScenarioTimelineBucket, "bucket", "bucket?size=MONTH&timeBucket=2026-11-01T00%3A00%3A00.000Z"},
+	} {
+		clear(dates)
+		clear(asks)
+		res, err := Run(t.Context(), Config{Target: srv.URL + "/api", Scenario: tt.scenario, APIKey: testKey, Duration: 200 * time.Millisecond, Concurrency: 2, TimelineAssets: 30})
+		require.NoError(t, err)
+		op := res.Operations[tt.op]
+		assert.Positive(t, op.Requests)
+		assert.Equal(t, map[string]int64{"200": op.Requests}, op.Statuses)
+		mu.Lock()
+		assert.Len(t, dates, 30, "thirty files, each of its own date")
+		assert.EqualValues(t, op.Requests, asks[tt.ask], "every request asks the same")
+		mu.Unlock()
+	}
+}

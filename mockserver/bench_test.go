@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"os"
 	"testing"
 	"time"
@@ -194,5 +195,48 @@ func BenchmarkBulkUploadCheck(b *testing.B) {
 		if w.Code != http.StatusOK {
 			b.Fatalf("status %d: %s", w.Code, w.Body)
 		}
+	}
+}
+
+// BenchmarkTimelineUncached builds a month's buckets of a 20,000-asset
+// library from the records, as the first request after a write does,
+// beside other users holding none and 100,000 assets: the time must not
+// grow with theirs.
+func BenchmarkTimelineUncached(b *testing.B) {
+	base := time.Date(2016, 1, 1, 0, 0, 0, 0, time.UTC)
+	assets := func(owner string, n int, tag byte) []model.AssetRecord {
+		out := make([]model.AssetRecord, n)
+		for i := range out {
+			at := base.Add(time.Duration(i) * 4 * time.Hour).Format("2006-01-02T15:04:05.000Z")
+			out[i] = libAsset(fmt.Sprintf("00000000-0000-4000-8%03x-%012d", tag, i), owner, at)
+		}
+		return out
+	}
+	mine := assets(aliceID, 20000, 'a')
+	for _, others := range []int{0, 100000} {
+		b.Run(fmt.Sprintf("others=%d", others), func(b *testing.B) {
+			d := testDataset()
+			d.Assets = append(append(d.Assets, mine...), assets(bobID, others, 'b')...)
+			db, err := store.New(d, testNow)
+			require.NoError(b, err)
+			var p store.Principal
+			db.Read(func(v *store.View) { p.User = v.User(aliceID) })
+			q, err := readTimelineQuery(url.Values{"size": {"MONTH"}}, false)
+			require.NoError(b, err)
+			b.ReportAllocs()
+			for b.Loop() {
+				db.Read(func(v *store.View) {
+					t := q
+					require.NoError(b, t.check(v, p))
+					counts := map[time.Time]int{}
+					for _, a := range t.assets(v) {
+						counts[t.bucketOf(a)]++
+					}
+					if len(counts) < 100 {
+						b.Fatalf("%d months", len(counts))
+					}
+				})
+			}
+		})
 	}
 }
