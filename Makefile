@@ -41,8 +41,18 @@ lint: ## gofmt, go vet and staticcheck.
 	$(GO) run $(STATICCHECK) ./...
 
 .PHONY: bench
-bench: ## Run the benchmarks (BENCHTIME, BENCHCOUNT to tune).
+# make bench: the Go benchmarks, then the floor table (scripts/perf floor): the listing and uploads
+# of mediaspec serve against a bare net/http server that writes the same listing bytes and only
+# hashes upload bodies (runs alternating, medians), what keeping uploads costs, idle memory, a
+# large upload's peak, and --links 20000. FLOOR_ROUNDS, FLOOR_DURATION to tune.
+FLOOR_ROUNDS   ?= 3
+FLOOR_DURATION ?= 3s
+
+bench: ## Run the benchmarks (BENCHTIME, BENCHCOUNT to tune), then the floor table (FLOOR_ROUNDS, FLOOR_DURATION).
 	$(GO) test -run '^$$' -bench . -benchmem -benchtime $(BENCHTIME) -count $(BENCHCOUNT) ./...
+	@tmp="$$(mktemp -d)" && trap 'rm -rf "$$tmp"' EXIT INT TERM && \
+	$(GO) build -o "$$tmp/mediaspec" ./cmd/mediaspec && $(GO) build -o "$$tmp/perf" ./scripts/perf && \
+	"$$tmp/perf" floor --mediaspec "$$tmp/mediaspec" --workdir "$$tmp" --rounds $(FLOOR_ROUNDS) --duration $(FLOOR_DURATION)
 
 # make compare: Stoplight Prism, the mock server people use for OpenAPI documents, pinned to one
 # version and installed with npm into a cache folder outside the repo. Prism ignores the /api

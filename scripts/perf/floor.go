@@ -438,16 +438,33 @@ func scale(ctx context.Context, c floorConfig) ([]floorRow, error) {
 		return nil, err
 	}
 	addr := fmt.Sprintf("127.0.0.1:%d", port)
+	args := []string{"serve", "--quiet", "--addr", addr, "--seed", "42", "--links", fmt.Sprint(c.links), "--media-dir", "off"}
+	base := "http://" + addr + "/api"
+	var rows []floorRow
 	start := time.Now()
-	p, err := startProcess("mediaspec-scale", c.workDir, c.mediaspec, "serve", "--quiet", "--addr", addr, "--seed", "42", "--links", fmt.Sprint(c.links), "--media-dir", "off")
+	p, err := startProcess("mediaspec-scale", c.workDir, append([]string{c.mediaspec}, args...)...)
 	if err != nil {
 		return nil, err
 	}
-	defer p.stop()
-	base := "http://" + addr + "/api"
 	if err := p.waitReady(ctx, base+"/server-info/ping", 60*time.Second); err != nil {
-		return []floorRow{{What: fmt.Sprintf("serve --links %d", c.links), Unit: "", Target: "starts, or refuses at once naming the largest --links", Note: firstLine(err.Error())}}, nil
+		// Refused: at once, saying what fits and the flag that raises the
+		// bound? Then measured with the bound raised.
+		refused := time.Since(start)
+		said := p.logTail()
+		p.stop()
+		ok := strings.Contains(said, "fits") && strings.Contains(said, "--max-listed-assets")
+		rows = append(rows, floorRow{What: fmt.Sprintf("serve --links %d: refused", c.links), Mock: refused.Seconds(), Unit: "s",
+			Target: "at once, naming what fits and the flag", Met: ok && refused < 3*time.Second, Note: "then with --max-listed-assets raised"})
+		start = time.Now()
+		if p, err = startProcess("mediaspec-scale", c.workDir, append([]string{c.mediaspec}, append(args, "--max-listed-assets", "1000000")...)...); err != nil {
+			return nil, err
+		}
+		if err := p.waitReady(ctx, base+"/server-info/ping", 60*time.Second); err != nil {
+			p.stop()
+			return nil, err
+		}
 	}
+	defer p.stop()
 	ready := time.Since(start)
 	time.Sleep(500 * time.Millisecond)
 	rss, err := readStatus(p.pid(), "VmRSS")
@@ -472,11 +489,11 @@ func scale(ctx context.Context, c floorConfig) ([]floorRow, error) {
 	}
 	perLink := float64(rss) / float64(c.links) / 1e3
 	growth := after - before
-	return []floorRow{
-		{What: fmt.Sprintf("serve --links %d: ready", c.links), Mock: ready.Seconds(), Unit: "s", Target: "< 3 s", Met: ready < 3*time.Second},
-		{What: fmt.Sprintf("serve --links %d: RSS a link", c.links), Mock: perLink, Unit: "KB", Target: "≤ 40 KB", Met: perLink <= 40, Note: fmt.Sprintf("%.0f MiB in all", mibOf(rss))},
-		{What: "its first listing: peak memory growth against the bytes written", Mock: mibOf(growth), Against: mibOf(int64(len(body))), Unit: "MiB", Ratio: float64(growth) / float64(len(body)), Target: "≤ 2 × the bytes", Met: growth <= 2*int64(len(body))},
-	}, nil
+	return append(rows,
+		floorRow{What: fmt.Sprintf("serve --links %d: ready", c.links), Mock: ready.Seconds(), Unit: "s", Target: "< 3 s", Met: ready < 3*time.Second},
+		floorRow{What: fmt.Sprintf("serve --links %d: RSS a link", c.links), Mock: perLink, Unit: "KB", Target: "≤ 40 KB", Met: perLink <= 40, Note: fmt.Sprintf("%.0f MiB in all", mibOf(rss))},
+		floorRow{What: "its first listing: peak memory growth against the bytes written", Mock: mibOf(growth), Against: mibOf(int64(len(body))), Unit: "MiB", Ratio: float64(growth) / float64(len(body)), Target: "≤ 2 × the bytes", Met: growth <= 2*int64(len(body))},
+	), nil
 }
 
 // resetPeak sets the process's peak RSS (VmHWM) back to its RSS now, as

@@ -2,7 +2,11 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -187,4 +191,38 @@ func TestQuarterMediansAndLow(t *testing.T) {
 	assert.EqualValues(t, 8, last, "of 8 and 6")
 	assert.EqualValues(t, 1, p.low())
 	assert.EqualValues(t, 9, p.peak())
+}
+
+// TestBareServer: the floor answers the listing with the file's bytes and
+// an upload with the SHA-1 of the body it read, nothing more.
+func TestBareServer(t *testing.T) {
+	listing := filepath.Join(t.TempDir(), "listing.json")
+	require.NoError(t, os.WriteFile(listing, []byte(`[{"id":"l"}]`), 0o644))
+	port, err := freePort()
+	require.NoError(t, err)
+	addr := fmt.Sprintf("127.0.0.1:%d", port)
+	ctx, cancel := context.WithCancel(t.Context())
+	done := make(chan error, 1)
+	go func() { done <- runBare(ctx, []string{"--addr", addr, "--listing", listing}, io.Discard) }()
+	t.Cleanup(func() { cancel(); <-done })
+	var resp *http.Response
+	require.Eventually(t, func() bool {
+		resp, err = http.Get("http://" + addr + "/api/shared-links")
+		return err == nil
+	}, 5*time.Second, 10*time.Millisecond)
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	assert.Equal(t, `[{"id":"l"}]`, string(body))
+
+	resp, err = http.Post("http://"+addr+"/api/asset/upload", "multipart/form-data; boundary=x", strings.NewReader("abc"))
+	require.NoError(t, err)
+	body, _ = io.ReadAll(resp.Body)
+	resp.Body.Close()
+	assert.Equal(t, http.StatusCreated, resp.StatusCode)
+	assert.Contains(t, string(body), `"sha1":"a9993e364706816aba3e25717850c26c9cd0d89d"`)
+}
+
+func TestMedian(t *testing.T) {
+	assert.Equal(t, 2.0, median([]float64{3, 1, 2}))
+	assert.Equal(t, 2.5, median([]float64{4, 1, 3, 2}))
 }
