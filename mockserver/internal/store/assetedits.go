@@ -417,6 +417,7 @@ func (tx *Tx) removeAssets(gone map[string]bool) error {
 		l := &d.SharedLinks[i]
 		l.AssetIDs = slices.DeleteFunc(slices.Clone(l.AssetIDs), func(id string) bool { return gone[id] })
 	}
+	pruneActivities(&d)
 	next, err := newState(d)
 	if err != nil {
 		return internal(err)
