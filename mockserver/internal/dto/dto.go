@@ -307,7 +307,13 @@ func isISO8601(s string) bool {
 }
 
 func IsObject() Rule {
-	return Rule{check: func(v any) bool { _, ok := v.(map[string]any); return ok }, message: "$property must be an object"}
+	return Rule{check: func(v any) bool {
+		switch v.(type) {
+		case map[string]any, Body: // a nested object is a Body once transformed
+			return true
+		}
+		return false
+	}, message: "$property must be an object"}
 }
 
 // number is v as a JavaScript number, if it is one.
