@@ -109,6 +109,12 @@ func (s *server) routes() {
 	s.route("PUT /api/albums/{id}/user/{userId}", s.as(user, withBody(updateAlbumUserBody, s.updateAlbumUser)))
 	s.route("DELETE /api/albums/{id}/user/{userId}", s.as(user, s.removeAlbumUser))
 
+	// Activities.
+	s.route("GET /api/activities", s.as(user, s.activities))
+	s.route("POST /api/activities", s.as(user, withBody(activityCreateBody, s.createActivity)))
+	s.route("GET /api/activities/statistics", s.as(user, s.activityStatistics))
+	s.route("DELETE /api/activities/{id}", s.as(user, s.deleteActivity))
+
 	if s.cfg.NoControl {
 		return
 	}
