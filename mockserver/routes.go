@@ -109,11 +109,15 @@ func (s *server) routes() {
 	s.route("PUT /api/albums/{id}/user/{userId}", s.as(user, withBody(updateAlbumUserBody, s.updateAlbumUser)))
 	s.route("DELETE /api/albums/{id}/user/{userId}", s.as(user, s.removeAlbumUser))
 
-	// Activities.
+	// Activities and the server's settings.
 	s.route("GET /api/activities", s.as(user, s.activities))
 	s.route("POST /api/activities", s.as(user, withBody(activityCreateBody, s.createActivity)))
 	s.route("GET /api/activities/statistics", s.as(user, s.activityStatistics))
 	s.route("DELETE /api/activities/{id}", s.as(user, s.deleteActivity))
+	s.route("GET /api/system-config", s.as(admin, s.systemConfig))
+	s.route("PUT /api/system-config", s.as(admin, withBody(systemConfigBody, s.updateSystemConfig)))
+	s.route("GET /api/system-config/defaults", s.as(admin, systemConfigDefaults))
+	s.route("GET /api/system-config/storage-template-options", s.as(admin, storageTemplateOptions))
 
 	if s.cfg.NoControl {
 		return
