@@ -109,7 +109,7 @@ func (s *server) routes() {
 	s.route("PUT /api/albums/{id}/user/{userId}", s.as(user, withBody(updateAlbumUserBody, s.updateAlbumUser)))
 	s.route("DELETE /api/albums/{id}/user/{userId}", s.as(user, s.removeAlbumUser))
 
-	// Activities and the server's settings.
+	// Activities, the server's settings and people.
 	s.route("GET /api/activities", s.as(user, s.activities))
 	s.route("POST /api/activities", s.as(user, withBody(activityCreateBody, s.createActivity)))
 	s.route("GET /api/activities/statistics", s.as(user, s.activityStatistics))
@@ -118,6 +118,13 @@ func (s *server) routes() {
 	s.route("PUT /api/system-config", s.as(admin, withBody(systemConfigBody, s.updateSystemConfig)))
 	s.route("GET /api/system-config/defaults", s.as(admin, systemConfigDefaults))
 	s.route("GET /api/system-config/storage-template-options", s.as(admin, storageTemplateOptions))
+	s.route("GET /api/people", s.as(user, s.people))
+	s.route("PUT /api/people", s.as(user, withBody(s.peopleUpdateBody(), s.updatePeople)))
+	s.route("GET /api/people/{id}", s.as(user, s.person))
+	s.route("PUT /api/people/{id}", s.as(user, withBody(s.personUpdateBody(), s.updatePerson)))
+	s.route("GET /api/people/{id}/statistics", s.as(user, s.personStatistics))
+	s.route("GET /api/people/{id}/assets", s.as(user, s.personAssets))
+	s.route("GET /api/people/{id}/thumbnail", noCacheOnError(s.as(user, s.personThumbnail)))
 
 	if s.cfg.NoControl {
 		return
