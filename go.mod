@@ -10,10 +10,13 @@ require (
 	github.com/cucumber/gherkin/go/v26 v26.2.0
 	github.com/cucumber/godog v0.15.1
 	github.com/cucumber/messages/go/v21 v21.0.1
+	github.com/gen2brain/avif v0.1.3
 	github.com/gen2brain/heic v0.1.0
+	github.com/gen2brain/jpegxl v0.1.1
 	github.com/getkin/kin-openapi v0.152.0
 	github.com/jacoelho/xsd v0.0.27
 	github.com/stretchr/testify v1.12.1
+	github.com/tetratelabs/wazero v1.6.0
 	go.yaml.in/yaml/v3 v3.0.5
 	golang.org/x/crypto v0.59.0
 	golang.org/x/image v0.47.0
@@ -33,6 +36,5 @@ require (
 	github.com/oasdiff/yaml3 v0.0.14 // indirect
 	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3 // indirect
 	github.com/spf13/pflag v1.0.7 // indirect
-	github.com/tetratelabs/wazero v1.6.0 // indirect
 	golang.org/x/text v0.44.0 // indirect
 )

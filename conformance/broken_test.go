@@ -38,6 +38,9 @@ func TestBrokenVariantsAreCaught(t *testing.T) {
 		caughtBy string
 		// tags select the features that matter, to keep the test quick.
 		tags string
+		// referenceShapes runs the variant on the mock answering in the
+		// reference's shapes: a listing that shows no album's assets.
+		referenceShapes bool
 	}{
 		{
 			name: "drops a required field",
@@ -215,7 +218,7 @@ func TestBrokenVariantsAreCaught(t *testing.T) {
 		{
 			name:     "dies on a cut-off multipart body",
 			break_:   diesOnCutOffBody,
-			caughtBy: "A broken body is refused and the server keeps answering",
+			caughtBy: "A body cut off before its end is refused and the server keeps answering",
 			tags:     "@robustness",
 		},
 		{
@@ -233,16 +236,8 @@ func TestBrokenVariantsAreCaught(t *testing.T) {
 			tags:     "@shared-links",
 		},
 		{
-			name: "counts an album's assets wrong",
-			break_: editJSON(isRequest(http.MethodGet, "/api/albums/"), func(status int, body any) (int, any) {
-				if m, ok := body.(map[string]any); ok {
-					if n, ok := m["assetCount"].(json.Number); ok {
-						v, _ := n.Int64()
-						m["assetCount"] = v + 1
-					}
-				}
-				return status, body
-			}),
+			name:     "counts an album's assets wrong",
+			break_:   editJSON(isRequest(http.MethodGet, "/api/albums/"), plusOneAsset),
 			caughtBy: "An album made of photos holds them and counts them",
 			tags:     "@albums",
 		},
@@ -419,11 +414,73 @@ func TestBrokenVariantsAreCaught(t *testing.T) {
 			caughtBy: "A user without a portrait has no profile image",
 			tags:     "@users",
 		},
+		{
+			name:            "counts an album's assets wrong, where the listing shows none of them",
+			break_:          editJSON(isRequest(http.MethodGet, "/api/albums/"), plusOneAsset),
+			caughtBy:        "An album's asset count matches the assets it holds",
+			tags:            "@shared-links",
+			referenceShapes: true,
+		},
+		{
+			name: "shows no thumbnail for an album with assets, where the listing shows none of them",
+			break_: editJSON(isRequest(http.MethodGet, "/api/albums/"), func(status int, body any) (int, any) {
+				if m, ok := body.(map[string]any); ok {
+					m["albumThumbnailAssetId"] = nil
+				}
+				return status, body
+			}),
+			caughtBy:        "An album's thumbnail is one of its assets",
+			tags:            "@shared-links",
+			referenceShapes: true,
+		},
+		{
+			name: "dates an album a day before its first asset, where the listing shows none of them",
+			break_: editJSON(isRequest(http.MethodGet, "/api/albums/"), func(status int, body any) (int, any) {
+				if m, ok := body.(map[string]any); ok {
+					if start, err := time.Parse(time.RFC3339Nano, fmt.Sprint(m["startDate"])); err == nil {
+						m["startDate"] = start.Add(-24 * time.Hour).Format(time.RFC3339Nano)
+					}
+				}
+				return status, body
+			}),
+			caughtBy:        "An album's start and end dates bound its assets",
+			tags:            "@shared-links",
+			referenceShapes: true,
+		},
+		{
+			name:            "adds what a link's holder uploads to the link's album, where the listing shows none of them",
+			break_:          addsLinkUploadsToAlbum,
+			caughtBy:        "What is uploaded through a link is not added to the link",
+			tags:            "@upload",
+			referenceShapes: true,
+		},
+		{
+			name: "opens a link with another photo, one that names the shared photo as its live video",
+			break_: editJSON(isRequest(http.MethodGet, "/api/shared-links/me"), func(status int, body any) (int, any) {
+				if m, ok := body.(map[string]any); ok {
+					list, _ := m["assets"].([]any)
+					for _, a := range list {
+						if a, ok := a.(map[string]any); ok {
+							a["livePhotoVideoId"], a["id"] = a["id"], newUUID()
+						}
+					}
+				}
+				return status, body
+			}),
+			caughtBy: "A link opens with its key",
+			tags:     "@shared-links",
+		},
+		{
+			name:     "makes an API key of another user",
+			break_:   makesKeysOfAnotherUser,
+			caughtBy: "An API key made in a session works at once",
+			tags:     "@sessions",
+		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			res, err := conformance.Run(t.Context(), conformance.Config{
-				Target:         target(t, tc.tags, tc.break_),
+				Target:         target(t, tc.tags, tc.break_, tc.referenceShapes),
 				APIKey:         apiKey,
 				Password:       fake.DefaultPassword,
 				AdminAPIKey:    apiKey,
@@ -460,11 +517,11 @@ func shortList(names []string, n int) string {
 // pictures' scenarios, on a mock that keeps no upload: there, every photo
 // uploaded would be decoded, resized and encoded twice, which under the
 // race detector doubles the time of the whole test.
-func target(t *testing.T, tags string, wrap func(http.Handler, model.Dataset) http.Handler) string {
+func target(t *testing.T, tags string, wrap func(http.Handler, model.Dataset) http.Handler, referenceShapes bool) string {
 	if strings.Contains(tags, "@pictures") {
 		return startMock(t, smallData, wrap)
 	}
-	return startMockWith(t, mockserver.Config{MaxUploadBytes: uploadLimit}, smallData, wrap)
+	return startMockWith(t, mockserver.Config{MaxUploadBytes: uploadLimit, ReferenceShapes: referenceShapes}, smallData, wrap)
 }
 
 // picturesOnlyFor leaves the pictures' scenarios out of a variant's run
@@ -737,4 +794,57 @@ func diesOnCutOffBody(h http.Handler, _ model.Dataset) http.Handler {
 		w.WriteHeader(rec.Code)
 		_, _ = w.Write(rec.Body.Bytes())
 	})
+}
+
+// plusOneAsset counts one asset more in an album's answer.
+func plusOneAsset(status int, body any) (int, any) {
+	if m, ok := body.(map[string]any); ok {
+		if n, ok := m["assetCount"].(json.Number); ok {
+			v, _ := n.Int64()
+			m["assetCount"] = v + 1
+		}
+	}
+	return status, body
+}
+
+// addsLinkUploadsToAlbum adds what is uploaded through an album link to
+// the link's album, as a server that files a guest's upload where the guest
+// found it. The link's owner is the default user, as the scenarios make it.
+func addsLinkUploadsToAlbum(h http.Handler, _ model.Dataset) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		key := r.URL.Query().Get("key")
+		if !isUpload(r) || key == "" {
+			h.ServeHTTP(w, r)
+			return
+		}
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, r)
+		up, _ := decode(rec.Body.Bytes()).(map[string]any)
+		if rec.Code == http.StatusCreated && up != nil {
+			me := httptest.NewRequestWithContext(r.Context(), http.MethodGet, "/api/shared-links/me?key="+key, nil)
+			link := httptest.NewRecorder()
+			h.ServeHTTP(link, me)
+			l, _ := decode(link.Body.Bytes()).(map[string]any)
+			if al, ok := l["album"].(map[string]any); ok {
+				in, _ := json.Marshal(map[string]any{"ids": []any{up["id"]}})
+				add := httptest.NewRequestWithContext(r.Context(), http.MethodPut, fmt.Sprintf("/api/albums/%s/assets", al["id"]), bytes.NewReader(in))
+				add.Header.Set("Content-Type", "application/json")
+				add.Header.Set("x-api-key", apiKey)
+				h.ServeHTTP(httptest.NewRecorder(), add)
+			}
+		}
+		writeJSON(w, rec.Code, up)
+	})
+}
+
+// makesKeysOfAnotherUser answers a new API key with the key of another
+// user than the one who asked for it.
+func makesKeysOfAnotherUser(h http.Handler, d model.Dataset) http.Handler {
+	other := d.Users[1].APIKey
+	return editJSON(isRequest(http.MethodPost, "/api/api-keys"), func(status int, body any) (int, any) {
+		if m, ok := body.(map[string]any); ok && status == http.StatusCreated {
+			m["secret"] = other
+		}
+		return status, body
+	})(h, d)
 }

@@ -113,7 +113,7 @@ func (p *pretty) inOrder(info *scenarioInfo) bool {
 
 func (p *pretty) write(s ScenarioResult) {
 	delete(p.held, s.info)
-	if p.written[s.info] || p.err != nil {
+	if p.written[s.info] || p.err != nil || s.Status == NotRun { // the summary tells those once
 		return
 	}
 	p.written[s.info] = true

@@ -90,7 +90,7 @@ func WriteCucumber(w io.Writer, res Result) error {
 		}
 		for j, st := range s.Steps {
 			r := cukeResult{Status: string(st.Status), Error: st.Error, Duration: st.Duration.Nanoseconds()}
-			if j == 0 && s.Status == Skipped && r.Error == "" {
+			if j == 0 && (s.Status == Skipped || s.Status == NotRun) && r.Error == "" {
 				r.Error = s.SkipReason
 			}
 			e.Steps = append(e.Steps, cukeStep{Keyword: st.Keyword, Name: st.Text, Line: st.Line, Result: r})

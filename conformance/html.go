@@ -72,7 +72,7 @@ func WriteHTML(w io.Writer, res Result) error {
 		}
 		f.Scenarios = append(f.Scenarios, htmlScenario{ScenarioResult: s, ID: fmt.Sprintf("scenario-%d", i+1), Keyword: keyword})
 		f.Failed = f.Failed || s.Status == Failed
-		f.Skipped = f.Skipped || s.Status == Skipped
+		f.Skipped = f.Skipped || s.Status == Skipped || s.Status == NotRun
 	}
 	return t.Execute(w, page)
 }

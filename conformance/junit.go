@@ -78,7 +78,7 @@ func WriteJUnit(w io.Writer, res Result) error {
 			c.Failure = &junitFailure{Message: headline(s.Failure), Type: "failed", Body: failureBody(s)}
 			suite.Failures++
 			doc.Failures++
-		case Skipped:
+		case Skipped, NotRun:
 			c.Skipped = &junitSkipped{Message: s.SkipReason}
 			suite.Skipped++
 		}

@@ -1,8 +1,13 @@
 package conformance_test
 
 import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"testing"
 	"time"
 
@@ -55,4 +60,48 @@ func startMockWith(t *testing.T, cfg mockserver.Config, opts fake.Options, wrap 
 	srv := httptest.NewServer(h)
 	t.Cleanup(srv.Close)
 	return srv.URL + "/api"
+}
+
+// refusesNull refuses a JSON request body that holds a null anywhere, as
+// the reference refuses `"assetIds": null` (400 "assetIds must be an
+// array"): a field the harness means to leave out, it leaves out.
+func refusesNull(h http.Handler, _ model.Dataset) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !strings.HasPrefix(r.Header.Get("Content-Type"), "application/json") {
+			h.ServeHTTP(w, r)
+			return
+		}
+		body, err := io.ReadAll(r.Body)
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusBadRequest)
+			return
+		}
+		if path := nullIn(decode(body), "$"); path != "" && json.Valid(body) {
+			writeJSON(w, http.StatusBadRequest, errorBody(http.StatusBadRequest, path+" must not be null"))
+			return
+		}
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		h.ServeHTTP(w, r)
+	})
+}
+
+// nullIn is the path of the first null in v, or "".
+func nullIn(v any, path string) string {
+	switch v := v.(type) {
+	case nil:
+		return path
+	case map[string]any:
+		for k, x := range v {
+			if p := nullIn(x, path+"."+k); p != "" {
+				return p
+			}
+		}
+	case []any:
+		for i, x := range v {
+			if p := nullIn(x, fmt.Sprintf("%s[%d]", path, i)); p != "" {
+				return p
+			}
+		}
+	}
+	return ""
 }

@@ -4,19 +4,34 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
 	"net/url"
 	"strings"
+	"syscall"
 	"time"
 )
+
+// targetFacts is what the preflight learnt of the target.
+type targetFacts struct {
+	// apiKeyIsAdmin says the user of --api-key is an admin
+	// (GET /users/me answers isAdmin: true).
+	apiKeyIsAdmin bool
+}
 
 // preflight checks, once and before any scenario, what would otherwise fail
 // every scenario one by one: that the target answers at all, that its base
 // path is right, and that it takes every credential the run was given. Each
 // problem is one line that says what to change.
-func preflight(ctx context.Context, cfg Config) error {
+func preflight(ctx context.Context, cfg Config) (targetFacts, error) {
+	var facts targetFacts
+	err := preflightChecks(ctx, cfg, &facts)
+	return facts, err
+}
+
+func preflightChecks(ctx context.Context, cfg Config, facts *targetFacts) error {
 	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
 
@@ -56,6 +71,12 @@ func preflight(ctx context.Context, cfg Config) error {
 		}
 		if status == http.StatusUnauthorized || status == http.StatusForbidden {
 			return notReady("the API key given with %s is refused: %s", k.flag, refusal(status, body))
+		}
+		if k.flag == "--api-key" && status == http.StatusOK {
+			var me struct {
+				IsAdmin bool `json:"isAdmin"`
+			}
+			facts.apiKeyIsAdmin = json.Unmarshal(body, &me) == nil && me.IsAdmin
 		}
 	}
 
@@ -137,4 +158,27 @@ func refusal(status int, body []byte) string {
 		msg = string(r[:199]) + "…"
 	}
 	return fmt.Sprintf("%d %s", status, msg)
+}
+
+// refusesConnections says whether the target went away: asked for its
+// ping, it refuses the connection. A target that is dying may first reset
+// or close it, so it is asked again, for up to two seconds, until it
+// answers (it is there) or refuses.
+func refusesConnections(ctx context.Context, cfg Config) bool {
+	ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+	defer cancel()
+	for {
+		_, _, err := preflightCall(ctx, cfg, http.MethodGet, "/server-info/ping", nil, nil)
+		switch {
+		case err == nil:
+			return false
+		case errors.Is(err, syscall.ECONNREFUSED):
+			return true
+		}
+		select {
+		case <-ctx.Done():
+			return false
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
 }

@@ -1,14 +1,17 @@
 package conformance
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"io"
 	"maps"
+	"net"
 	"slices"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/cucumber/godog"
@@ -26,14 +29,20 @@ const (
 	Passed  Status = "passed"
 	Failed  Status = "failed"
 	Skipped Status = "skipped"
+	// NotRun is a scenario that did not run, or could not end, because the
+	// target had stopped answering (Result.Gone).
+	NotRun Status = "not run"
 )
 
 // Result is what a run found.
 type Result struct {
 	// Scenarios are the scenarios that ran, in the order of the features.
 	Scenarios []ScenarioResult
-	// Passed, Failed and Skipped count the scenarios.
-	Passed, Failed, Skipped int
+	// Passed, Failed, Skipped and NotRun count the scenarios.
+	Passed, Failed, Skipped, NotRun int
+	// Gone, when set, says the target stopped answering in the middle of
+	// the run: the scenarios after were not run.
+	Gone *Gone
 	// Violations are the distinct ways responses broke the OpenAPI
 	// document, one line each, array indexes written [*].
 	Violations []string
@@ -79,8 +88,17 @@ func (s *settleWaits) stats() SettleStats {
 	return SettleStats{Waits: len(w), Median: w[len(w)/2], Longest: w[len(w)-1]}
 }
 
-// OK says whether no scenario failed.
-func (r Result) OK() bool { return r.Failed == 0 }
+// Gone is how the target stopped answering in the middle of a run.
+type Gone struct {
+	// During is the scenario that was running when it did, as
+	// "file:line name": the one whose request first went unanswered.
+	During string
+	// Reason is how it stopped answering, e.g. "connection refused".
+	Reason string
+}
+
+// OK says whether no scenario failed and the target answered to the end.
+func (r Result) OK() bool { return r.Failed == 0 && r.Gone == nil }
 
 // ScenarioResult is the outcome of one scenario.
 type ScenarioResult struct {
@@ -97,6 +115,10 @@ type ScenarioResult struct {
 	Duration            time.Duration
 
 	info *scenarioInfo
+	// noAnswer says the scenario failed for want of an answer (a refused,
+	// reset or closed connection): if the target went away, it did not so
+	// much fail as go without a server.
+	noAnswer bool
 }
 
 // StepResult is the outcome of one step.
@@ -125,6 +147,18 @@ type recorder struct {
 	mu         sync.Mutex
 	results    []*ScenarioResult
 	violations map[string]bool
+
+	// gone is set once a connection to the target is refused, with the
+	// scenario running then (goneDuring). unanswered is the first scenario
+	// whose request went unanswered since the target last answered a
+	// request sent after it: the one running when the target went away.
+	gone         *Gone
+	goneDuring   *ScenarioResult
+	unanswered   *ScenarioResult
+	unansweredAt time.Time
+	// refuses, if set, asks the target whether it refuses connections now
+	// (it went away), after a request that went unanswered.
+	refuses func(context.Context) bool
 }
 
 func newRecorder(c *catalog, coverage *spec.Coverage, consoles []console) *recorder {
@@ -172,6 +206,10 @@ func (rec *recorder) register(sc *godog.ScenarioContext, registerSteps func(*god
 	sc.Before(func(ctx context.Context, p *godog.Scenario) (context.Context, error) {
 		res = rec.start(p)
 		scenarioStart = time.Now()
+		if rec.isGone() {
+			res.Status = NotRun
+			return ctx, &steps.SkipError{Reason: "not run: the target had stopped answering"}
+		}
 		return ctx, nil
 	})
 	sc.StepContext().Before(func(ctx context.Context, st *godog.Step) (context.Context, error) {
@@ -183,25 +221,95 @@ func (rec *recorder) register(sc *godog.ScenarioContext, registerSteps func(*god
 			rec.coverage.Add(e.Method, e.Path, e.Status, e.ResponseHeader, e.ResponseBody)
 		}
 		exchanges.add(newExchange(e))
+		rec.answered(res, e)
 	})
 	sc.StepContext().After(func(ctx context.Context, st *godog.Step, status godog.StepResultStatus, err error) (context.Context, error) {
 		if res == nil {
 			return ctx, nil
 		}
+		// A refused connection says the target went away; a reset or a
+		// closed one may be how it went, which the target then tells.
+		if refused(err) || (unanswered(err) && !rec.isGone() && rec.refuses != nil && rec.refuses(ctx)) {
+			rec.goneWith(res)
+		}
 		list, extra := exchanges.take()
 		sr := rec.step(res, st, status, err, time.Since(stepStart))
 		sr.Exchanges, sr.MoreExchanges = list, extra
 		res.Duration = time.Since(scenarioStart)
+		last := len(res.Steps) == len(res.info.steps)
+		if res.Status == NotRun || (last && rec.wentWithoutServer(res)) {
+			return ctx, nil // told once, in the summary
+		}
 		for _, c := range rec.consoles {
 			c.step(*sr)
 		}
-		if len(res.Steps) == len(res.info.steps) { // the scenario's last step
+		if last {
 			for _, c := range rec.consoles {
 				c.scenario(*res)
 			}
 		}
 		return ctx, nil
 	})
+}
+
+// wentWithoutServer says res failed for want of an answer after the target
+// went away, and was not the scenario running when it did: it did not so
+// much fail as go without a server, as the scenarios after it.
+func (rec *recorder) wentWithoutServer(res *ScenarioResult) bool {
+	rec.mu.Lock()
+	defer rec.mu.Unlock()
+	return rec.gone != nil && res != rec.goneDuring && res.Status == Failed && res.noAnswer
+}
+
+// answered notes what the answer to a request of res says of the target:
+// a request unanswered for want of a connection (not a timeout) may be the
+// first sign it went away, a refused connection says it did, and an answer
+// to a request sent after an unanswered one says that one was not.
+func (rec *recorder) answered(res *ScenarioResult, e steps.Exchange) {
+	rec.mu.Lock()
+	switch {
+	case e.Status != 0:
+		if rec.unanswered != nil && e.Started.After(rec.unansweredAt) {
+			rec.unanswered = nil
+		}
+	case unanswered(e.Err) && rec.unanswered == nil:
+		rec.unanswered, rec.unansweredAt = res, e.Started.Add(e.Duration)
+	}
+	rec.mu.Unlock()
+	if refused(e.Err) {
+		rec.goneWith(res)
+	}
+}
+
+// goneWith records that the target went away, as res found: the scenario
+// whose request first went unanswered was running then.
+func (rec *recorder) goneWith(res *ScenarioResult) {
+	rec.mu.Lock()
+	defer rec.mu.Unlock()
+	if rec.gone != nil {
+		return
+	}
+	during := cmp.Or(rec.unanswered, res)
+	rec.goneDuring = during
+	rec.gone = &Gone{During: fmt.Sprintf("%s %s", location(during.FeatureFile, during.Line), during.Name), Reason: "connection refused"}
+}
+
+func (rec *recorder) isGone() bool {
+	rec.mu.Lock()
+	defer rec.mu.Unlock()
+	return rec.gone != nil
+}
+
+// refused says err is a connection the target refused: nothing listens
+// where it was.
+func refused(err error) bool { return err != nil && errors.Is(err, syscall.ECONNREFUSED) }
+
+// unanswered says err is a request that got no answer for want of a
+// connection (refused, reset, closed), not for want of time.
+func unanswered(err error) bool {
+	var ne net.Error
+	return err != nil && (errors.Is(err, steps.ErrNoAnswer) || errors.Is(err, syscall.ECONNREFUSED)) &&
+		!(errors.As(err, &ne) && ne.Timeout())
 }
 
 func (rec *recorder) start(p *messages.Pickle) *ScenarioResult {
@@ -239,6 +347,11 @@ func (rec *recorder) step(res *ScenarioResult, st *godog.Step, status godog.Step
 	if status == godog.StepPassed && err != nil {
 		status = godog.StepFailed // an After hook failed the step
 	}
+	if res.Status == NotRun {
+		sr.Status = Skipped
+		res.Steps = append(res.Steps, sr)
+		return &res.Steps[len(res.Steps)-1]
+	}
 	switch status {
 	case godog.StepPassed:
 		sr.Status = Passed
@@ -262,6 +375,7 @@ func (rec *recorder) step(res *ScenarioResult, st *godog.Step, status godog.Step
 		}
 		if res.Status != Failed {
 			res.Status, res.Failure = Failed, sr.Error
+			res.noAnswer = unanswered(err)
 		}
 		var v *steps.ViolationError
 		if errors.As(err, &v) {
@@ -299,16 +413,25 @@ func (rec *recorder) result(d time.Duration) Result {
 		}
 		return a.info.index - b.info.index
 	})
-	r := Result{Duration: d}
+	r := Result{Duration: d, Gone: rec.gone}
 	for _, res := range list {
-		r.Scenarios = append(r.Scenarios, *res)
-		switch res.Status {
+		sr := *res
+		if rec.gone != nil && res != rec.goneDuring && res.Status == Failed && res.noAnswer {
+			sr = notRun(sr) // wentWithoutServer, which needs the lock this holds
+		}
+		if sr.Status == NotRun {
+			sr.SkipReason = fmt.Sprintf("not run: the target stopped answering (%s) during %s", rec.gone.Reason, rec.gone.During)
+		}
+		r.Scenarios = append(r.Scenarios, sr)
+		switch sr.Status {
 		case Passed:
 			r.Passed++
 		case Failed:
 			r.Failed++
 		case Skipped:
 			r.Skipped++
+		case NotRun:
+			r.NotRun++
 		}
 	}
 	for v := range rec.violations {
@@ -321,12 +444,29 @@ func (rec *recorder) result(d time.Duration) Result {
 	return r
 }
 
+// notRun is s, which failed for want of a server after the target went
+// away, as a scenario not run: its steps that did not pass are skipped.
+func notRun(s ScenarioResult) ScenarioResult {
+	s.Status, s.Failure = NotRun, ""
+	s.Steps = slices.Clone(s.Steps)
+	for i := range s.Steps {
+		if s.Steps[i].Status != Passed {
+			s.Steps[i].Status, s.Steps[i].Error = Skipped, ""
+		}
+	}
+	return s
+}
+
 // WriteSummary writes the closing summary: the counts, the failed and
 // skipped scenarios, and the distinct spec violations.
 func (r Result) WriteSummary(w io.Writer) error {
 	var b strings.Builder
-	fmt.Fprintf(&b, "\nmediaspec check: %d scenarios: %d passed, %d failed, %d skipped (%s)\n",
-		len(r.Scenarios), r.Passed, r.Failed, r.Skipped, r.Duration.Round(time.Millisecond))
+	notRun := ""
+	if r.NotRun > 0 {
+		notRun = fmt.Sprintf(", %d not run", r.NotRun)
+	}
+	fmt.Fprintf(&b, "\nmediaspec check: %d scenarios: %d passed, %d failed, %d skipped%s (%s)\n",
+		len(r.Scenarios), r.Passed, r.Failed, r.Skipped, notRun, r.Duration.Round(time.Millisecond))
 	if r.Failed > 0 {
 		b.WriteString("\nFailed:\n")
 		for _, s := range r.Scenarios {
@@ -341,6 +481,15 @@ func (r Result) WriteSummary(w io.Writer) error {
 			if s.Status == Skipped {
 				fmt.Fprintf(&b, "  %s:%d %s: %s\n", s.FeatureFile, s.Line, s.Name, s.SkipReason)
 			}
+		}
+	}
+	if g := r.Gone; g != nil {
+		b.WriteByte('\n')
+		switch r.NotRun {
+		case 0:
+			fmt.Fprintf(&b, "The target stopped answering (%s) during %s; no scenario was left to run.\n", g.Reason, g.During)
+		default:
+			fmt.Fprintf(&b, "Not run: %s, because the target stopped answering (%s) during %s.\n", scenarios(r.NotRun), g.Reason, g.During)
 		}
 	}
 	for _, n := range r.Notes {
@@ -394,6 +543,14 @@ func writeCoverageTable(b *strings.Builder, c spec.CoverageReport) {
 	if len(c.NotExercised) > 0 {
 		fmt.Fprintf(b, "  Never exercised: %s\n", strings.Join(c.NotExercised, ", "))
 	}
+}
+
+// scenarios is "1 scenario" or "n scenarios".
+func scenarios(n int) string {
+	if n == 1 {
+		return "1 scenario"
+	}
+	return fmt.Sprintf("%d scenarios", n)
 }
 
 func indent(s, prefix string) string { return strings.ReplaceAll(s, "\n", "\n"+prefix) }

@@ -113,7 +113,8 @@ type Config struct {
 	// from a file after the upload (steps.DefaultSettle if zero).
 	Settle time.Duration
 	// AdminAPIKey, or AdminEmail and AdminPassword, are an admin's
-	// credentials, with which the harness makes the users it needs.
+	// credentials, with which the harness makes the users it needs. Without
+	// them, APIKey serves when its user is an admin.
 	AdminAPIKey, AdminEmail, AdminPassword string
 	// ChecksumHeader names the duplicate-detection header (optional).
 	ChecksumHeader string
@@ -135,6 +136,11 @@ type Config struct {
 	Client *http.Client
 	// Features are the feature files; nil means the embedded ones.
 	Features fs.FS
+}
+
+// hasAdmin says whether the run was given an admin's credentials.
+func (cfg Config) hasAdmin() bool {
+	return cfg.AdminAPIKey != "" || (cfg.AdminEmail != "" && cfg.AdminPassword != "")
 }
 
 // NewClient returns the HTTP client the harness uses by default: every
@@ -199,12 +205,26 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 		selection = selection.and(&TagExpr{root: &tagNot{operand: tagLiteral(steps.TagUploadLimit)}})
 		notes = append(notes, fmt.Sprintf("Not run: the scenarios of a declared upload size limit (%s); give --max-upload-bytes where the target declares one.", steps.TagUploadLimit))
 	}
-	filter, selected := godogFilter(selection, cat)
-	if selected == 0 {
+	if _, selected := godogFilter(selection, cat); selected == 0 {
 		return Result{}, &ConfigError{fmt.Sprintf("the tags %q select no scenario", cfg.Tags)}
 	}
-	if err := preflight(ctx, cfg); err != nil {
+	// The scenarios that may kill a server run after all the others, one
+	// at a time: a server that dies on one takes no other scenario with it,
+	// and which one it died on is known.
+	robust := &TagExpr{root: tagLiteral(steps.TagRobustness)}
+	batches := []batch{
+		{selection: selection.and(&TagExpr{root: &tagNot{operand: robust.root}}), concurrency: cfg.Concurrency},
+		{selection: selection.and(robust), concurrency: 1},
+	}
+	facts, err := preflight(ctx, cfg)
+	if err != nil {
 		return Result{}, err
+	}
+	// An admin's --api-key makes the users the scenarios need when no
+	// admin's credentials were given: the harness asked whose key it is.
+	if facts.apiKeyIsAdmin && !cfg.hasAdmin() {
+		cfg.AdminAPIKey = cfg.APIKey
+		fmt.Fprintln(output, "mediaspec check: the --api-key is an admin's, and no --admin-api-key was given: it makes the users the scenarios need.")
 	}
 
 	// The report files are opened before the run, so a path that cannot be
@@ -214,7 +234,10 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	order := selectedScenarios(cat, selection)
+	var order []*scenarioInfo
+	for _, b := range batches {
+		order = append(order, selectedScenarios(cat, b.selection)...)
+	}
 	var consoles []console
 	for _, r := range reports {
 		if r.format.isConsole() {
@@ -254,31 +277,39 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 		Validator:      validator,
 	}
 	rec := newRecorder(cat, validator.NewCoverage(), consoles)
-	suite := godog.TestSuite{
-		Name: "mediaspec",
-		ScenarioInitializer: func(sc *godog.ScenarioContext) {
-			rec.register(sc, func(sc *godog.ScenarioContext, exchanged func(steps.Exchange)) {
-				c := stepsConfig
-				c.Exchanged = exchanged
-				steps.Register(sc, c)
-			})
-		},
-		Options: &godog.Options{
-			// The reports are written from the recorded results: godog's
-			// own goes nowhere (console.go says why).
-			Format:         "progress",
-			Output:         io.Discard,
-			NoColors:       true,
-			Tags:           filter,
-			Concurrency:    cfg.Concurrency,
-			Strict:         true,
-			FS:             cfg.Features,
-			Paths:          []string{"."},
-			DefaultContext: ctx,
-		},
-	}
+	rec.refuses = func(ctx context.Context) bool { return refusesConnections(ctx, cfg) }
 	start := time.Now()
-	status := suite.Run()
+	status := 0
+	for _, b := range batches {
+		filter, selected := godogFilter(b.selection, cat)
+		if selected == 0 || ctx.Err() != nil {
+			continue
+		}
+		suite := godog.TestSuite{
+			Name: "mediaspec",
+			ScenarioInitializer: func(sc *godog.ScenarioContext) {
+				rec.register(sc, func(sc *godog.ScenarioContext, exchanged func(steps.Exchange)) {
+					c := stepsConfig
+					c.Exchanged = exchanged
+					steps.Register(sc, c)
+				})
+			},
+			Options: &godog.Options{
+				// The reports are written from the recorded results: godog's
+				// own goes nowhere (console.go says why).
+				Format:         "progress",
+				Output:         io.Discard,
+				NoColors:       true,
+				Tags:           filter,
+				Concurrency:    b.concurrency,
+				Strict:         true,
+				FS:             cfg.Features,
+				Paths:          []string{"."},
+				DefaultContext: ctx,
+			},
+		}
+		status = max(status, suite.Run())
+	}
 	res := rec.result(time.Since(start))
 	res.Settled = waits.stats()
 	res.Notes = notes
@@ -303,6 +334,13 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 	}
 	errs = append(errs, ctx.Err())
 	return res, errors.Join(errs...)
+}
+
+// batch is a part of the run: the scenarios selection selects, run
+// concurrency at a time.
+type batch struct {
+	selection   *TagExpr
+	concurrency int
 }
 
 // skipReasons lists the distinct reasons scenarios were skipped for.

@@ -2,12 +2,14 @@ package conformance_test
 
 import (
 	"bytes"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 	"unicode/utf8"
@@ -108,14 +110,15 @@ func TestScenariosWaitForMetadata(t *testing.T) {
 const testSettle = 2 * time.Minute
 
 // TestReferenceShapesPass runs every feature against the mock answering in
-// the reference's documented shapes (serve --reference-shapes): nothing
-// fails, nothing is skipped. TestMockPassesEverything runs them against
-// its full shapes.
+// the reference's documented shapes (serve --reference-shapes), and
+// refusing a null in a request body as the reference does: nothing fails,
+// nothing is skipped. TestMockPassesEverything runs them against its full
+// shapes.
 func TestReferenceShapesPass(t *testing.T) {
 	t.Parallel()
 	res, summary := runEverything(t, startMockWith(t, mockserver.Config{
 		MediaDir: t.TempDir(), MaxUploadBytes: uploadLimit, ReferenceShapes: true,
-	}, defaultData, nil))
+	}, defaultData, refusesNull))
 	assert.Zero(t, res.Failed, summary)
 	assert.Zero(t, res.Skipped, summary)
 }
@@ -214,3 +217,167 @@ func TestHostileTargets(t *testing.T) {
 		})
 	}
 }
+
+// TestTargetThatGoesAway runs the harness against a mock that stops
+// listening in the middle of the run, as the reference does on a multipart
+// body cut off before its end: the scenario running then fails, the
+// scenarios after it are reported once as not run, with that scenario, and
+// the run is not OK.
+func TestTargetThatGoesAway(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		name string
+		// diesOn selects the request the target dies on, by the answer
+		// the mock gave and whether its body came whole.
+		diesOn func(r *http.Request, answer *httptest.ResponseRecorder, whole bool) bool
+		tags   string
+		// resets is how long the dying target resets every connection
+		// before it refuses them, as a process on its way out.
+		resets time.Duration
+		// during is the scenario running when it went away; "" when
+		// scenarios ran at once and any might be.
+		during string
+	}{
+		{
+			name: "on a body cut off before its end",
+			// A body sent whole that ends before its closing boundary: not
+			// an empty one, nor one whose connection dropped.
+			diesOn: func(r *http.Request, answer *httptest.ResponseRecorder, whole bool) bool {
+				return isUpload(r) && whole && r.ContentLength > 0 && answer.Code == http.StatusBadRequest &&
+					strings.Contains(answer.Body.String(), "closing boundary")
+			},
+			tags:   "@robustness or @server-info",
+			during: "upload_robustness.feature:39 A body cut off before its end is refused and the server keeps answering (problem: multipart whose closing boundary is missing)",
+		},
+		{
+			name: "on a body cut off before its end, resetting connections a while before it refuses them",
+			diesOn: func(r *http.Request, answer *httptest.ResponseRecorder, whole bool) bool {
+				return isUpload(r) && whole && r.ContentLength > 0 && answer.Code == http.StatusBadRequest &&
+					strings.Contains(answer.Body.String(), "closing boundary")
+			},
+			tags:   "@robustness",
+			resets: 500 * time.Millisecond,
+			during: "upload_robustness.feature:39 A body cut off before its end is refused and the server keeps answering (problem: multipart whose closing boundary is missing)",
+		},
+		{
+			name: "in the middle of scenarios that run at once",
+			// The 80th request, whichever it is: scenarios have passed by
+			// then, and others are running.
+			diesOn: func() func(*http.Request, *httptest.ResponseRecorder, bool) bool {
+				var seen atomic.Int64
+				return func(*http.Request, *httptest.ResponseRecorder, bool) bool { return seen.Add(1) == 80 }
+			}(),
+			tags: "@server-info or (@upload and not @pictures)", // this mock keeps no picture
+		},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			var out bytes.Buffer
+			res, err := conformance.Run(t.Context(), conformance.Config{
+				Target: startDyingMock(t, tt.diesOn, tt.resets), APIKey: apiKey, AdminAPIKey: apiKey, Password: fake.DefaultPassword,
+				Tags: tt.tags, Output: &out, Concurrency: 4, Settle: 5 * time.Second,
+			})
+			require.NoError(t, err, out.String())
+			var summary bytes.Buffer
+			require.NoError(t, res.WriteSummary(&summary))
+			t.Log(summary.String())
+
+			require.NotNil(t, res.Gone, "the run says the target went away")
+			assert.Equal(t, "connection refused", res.Gone.Reason)
+			assert.False(t, res.OK())
+			assert.Positive(t, res.NotRun)
+			assert.Positive(t, res.Passed, "the scenarios before ran")
+			assert.Equal(t, len(res.Scenarios), res.Passed+res.Failed+res.Skipped+res.NotRun)
+			if tt.during != "" {
+				assert.Equal(t, tt.during, res.Gone.During)
+				assert.Equal(t, 1, res.Failed, "only the scenario the target died on failed")
+			}
+			failed := 0
+			for _, s := range res.Scenarios {
+				switch s.Status {
+				case conformance.Failed:
+					failed++
+					if tt.during != "" {
+						assert.Equal(t, tt.during, fmt.Sprintf("upload_robustness.feature:%d %s", s.Line, s.Name))
+					}
+				case conformance.NotRun:
+					assert.Contains(t, s.SkipReason, "not run: the target stopped answering (connection refused) during "+res.Gone.During)
+				}
+			}
+			assert.Equal(t, res.Failed, failed)
+			// Told once, with the scenario running then; no not-run
+			// scenario is listed as failed or skipped.
+			line := fmt.Sprintf("because the target stopped answering (connection refused) during %s.", res.Gone.During)
+			assert.Equal(t, 1, strings.Count(summary.String(), "stopped answering"), summary.String())
+			assert.Contains(t, summary.String(), line)
+			assert.Contains(t, summary.String(), fmt.Sprintf(", %d not run (", res.NotRun))
+			assert.NotContains(t, summary.String(), "Skipped:")
+		})
+	}
+}
+
+// startDyingMock serves the mock until it answers a request diesOn
+// selects: then it drops that request unanswered, resets every connection
+// for a while (resets), and stops listening, as a server whose process
+// died.
+func startDyingMock(t *testing.T, diesOn func(r *http.Request, answer *httptest.ResponseRecorder, whole bool) bool, resets time.Duration) string {
+	t.Helper()
+	d := fake.Generate(smallData)
+	h, err := mockserver.New(mockserver.Config{Dataset: func() model.Dataset { return d }})
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = h.Close() })
+	var srv *httptest.Server
+	var dying atomic.Bool
+	var dead sync.Once
+	die := func() {
+		_ = srv.Listener.Close()
+		srv.CloseClientConnections()
+	}
+	srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if dying.Load() {
+			if conn, _, err := http.NewResponseController(w).Hijack(); err == nil {
+				if tc, ok := conn.(*net.TCPConn); ok {
+					_ = tc.SetLinger(0) // a reset, not a close
+				}
+				_ = conn.Close()
+			}
+			return
+		}
+		body := &countingReader{r: r.Body}
+		r.Body = body
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, r)
+		if diesOn(r, rec, body.n == r.ContentLength) {
+			dead.Do(func() {
+				if resets == 0 {
+					die()
+					return
+				}
+				dying.Store(true)
+				time.AfterFunc(resets, die)
+			})
+			panic(http.ErrAbortHandler)
+		}
+		for k, v := range rec.Header() {
+			w.Header()[k] = v
+		}
+		w.WriteHeader(rec.Code)
+		_, _ = w.Write(rec.Body.Bytes())
+	}))
+	t.Cleanup(srv.Close)
+	return srv.URL + "/api"
+}
+
+// countingReader counts the bytes read through it.
+type countingReader struct {
+	r io.ReadCloser
+	n int64
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += int64(n)
+	return n, err
+}
+
+func (c *countingReader) Close() error { return c.r.Close() }

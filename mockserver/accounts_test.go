@@ -138,7 +138,7 @@ func TestDeletedUsersAreGoneUntilRestored(t *testing.T) {
 	assert.Len(t, list, 2, "and the deleted user, when asked")
 
 	rep = postJSON(t, srv, "/api/admin/users/"+id+"/restore", ``, asBearer(admin)...)
-	require.Equal(t, http.StatusOK, rep.status, "%s", rep.body)
+	require.Equal(t, http.StatusCreated, rep.status, "%s", rep.body)
 	assert.Equal(t, http.StatusOK, do(t, newRequest(t, http.MethodGet, srv.URL+"/api/users/me", nil, "x-api-key", made.Secret)).status, "restored, the key works again")
 
 	requireError(t, sendJSON(t, srv, http.MethodDelete, "/api/admin/users/"+id, `{"force":"x"}`, asBearer(admin)...), 400, []any{"force must be a boolean value"})
@@ -160,7 +160,7 @@ func TestADeletedUsersLinksStopOpening(t *testing.T) {
 	require.Equal(t, http.StatusOK, open())
 	require.Equal(t, http.StatusOK, sendJSON(t, srv, http.MethodDelete, "/api/admin/users/"+bobID, `{}`, "x-api-key", keyAlice).status)
 	assert.Equal(t, http.StatusUnauthorized, open(), "deleted: the link opens no more")
-	require.Equal(t, http.StatusOK, postJSON(t, srv, "/api/admin/users/"+bobID+"/restore", ``, "x-api-key", keyAlice).status)
+	require.Equal(t, http.StatusCreated, postJSON(t, srv, "/api/admin/users/"+bobID+"/restore", ``, "x-api-key", keyAlice).status)
 	assert.Equal(t, http.StatusOK, open(), "restored: it opens again")
 
 	rep := sendJSON(t, srv, http.MethodDelete, "/api/admin/users/"+bobID, `{"force":true}`, "x-api-key", keyAlice)

@@ -33,6 +33,9 @@ type assetLook struct {
 	// stack: its stack (stackParentId, stack and stackCount), where the
 	// upstream loads it.
 	stack bool
+	// stackCount: only the stack's count, where the upstream loads the
+	// stack without showing it.
+	stackCount bool
 	// people: the people of its faces; else an empty list.
 	people bool
 	// favoriteOf is the user whose favourite the answer tells; for anyone
@@ -86,6 +89,11 @@ func assetAnswer(v *store.View, a *model.AssetRecord, look assetLook) model.Asse
 		out.Tags = make([]model.Tag, 0, len(a.TagIDs))
 		for _, id := range a.TagIDs {
 			out.Tags = append(out.Tags, *v.Tag(id))
+		}
+	}
+	if look.stackCount && !look.stack {
+		if stack := v.Stack(a); stack != nil {
+			out.StackCount = new(len(stack))
 		}
 	}
 	if look.stack {

@@ -256,7 +256,7 @@ var bulkDeleteAssetsBody = dto.NewClass("AssetBulkDeleteDto",
 // UpdatePartnerDto: PUT /api/partners/{id}. The reference asks only that
 // inTimeline is there; the mock asks for a boolean, as it is stored.
 var updatePartnerBody = dto.NewClass("UpdatePartnerDto",
-	dto.Field("inTimeline", isNotEmpty, dto.As(dto.IsBoolean())),
+	dto.Field("inTimeline", isNotEmpty).Boolean(),
 )
 
 // PersonCreateDto: POST /api/people.
@@ -264,4 +264,16 @@ var personCreateBody = dto.NewClass("PersonCreateDto",
 	dto.Field("name", optional, isString).Limit(store.MaxNameChars),
 	dto.Field("birthDate", dto.ValidateDate(dto.ValidateDateOptions{Optional: true, Nullable: true})),
 	dto.Field("isHidden", optionalBool),
+)
+
+// randomQuery is RandomAssetsDto: GET /api/asset/random's count.
+var randomQuery = dto.NewClass("RandomAssetsDto",
+	dto.Field("count", optional, dto.As(dto.IsInt()), dto.As(dto.IsPositive()), dto.TypeNumber()),
+)
+
+// memoryLaneQuery is MemoryLaneDto: GET /api/asset/memory-lane's day and
+// month.
+var memoryLaneQuery = dto.NewClass("MemoryLaneDto",
+	dto.Field("day", dto.As(dto.IsInt()), dto.TypeNumber(), dto.As(dto.Max(31)), dto.As(dto.Min(1))),
+	dto.Field("month", dto.As(dto.IsInt()), dto.TypeNumber(), dto.As(dto.Max(12)), dto.As(dto.Min(1))),
 )

@@ -301,7 +301,7 @@ func EmptyDataset(d model.Dataset, keepDefaultUser bool) model.Dataset {
 	if keepDefaultUser {
 		users = d.Users[:min(1, len(d.Users))]
 	}
-	return model.Dataset{Seed: d.Seed, Anchor: d.Anchor, Users: users}
+	return model.Dataset{Seed: d.Seed, Anchor: d.Anchor, Users: users, AdminOnboarded: keepDefaultUser && d.AdminOnboarded}
 }
 
 // controlDataset is GET /__mock/dataset: the whole state, which --fixtures

@@ -316,21 +316,13 @@ func (s *server) emptyTrash(c *call) error {
 // randomAssets is GET /api/asset/random?count: up to count (1 by default)
 // of the caller's assets, in no order.
 func (s *server) randomAssets(c *call) error {
-	q := c.r.URL.Query()
+	b, err := randomQuery.Validate(queryObject(c.r.URL.Query()))
+	if err != nil {
+		return bodyError(err)
+	}
 	n := 1
-	if q.Has("count") {
-		v, err := strconv.Atoi(q.Get("count"))
-		var pr problems
-		if err != nil {
-			pr.add("count must be an integer number")
-		}
-		if err != nil || v < 1 {
-			pr.add("count must be a positive number")
-		}
-		if err := pr.err(); err != nil {
-			return err
-		}
-		n = min(v, 1000)
+	if v, ok := b.Int64("count"); ok {
+		n = int(min(v, 1000))
 	}
 	r := rand.New(rand.NewPCG(rand.Uint64(), rand.Uint64()))
 	var out []model.Asset
@@ -338,7 +330,9 @@ func (s *server) randomAssets(c *call) error {
 		assets := v.RandomAssets(c.p().User.ID, n, r)
 		out = make([]model.Asset, 0, len(assets))
 		for _, a := range assets {
-			out = append(out, assetAnswer(v, a, assetLook{owner: true, exif: true, favoriteOf: c.p().User.ID}))
+			// As the upstream's query loads it: no owner, the stack
+			// counted.
+			out = append(out, assetAnswer(v, a, assetLook{exif: true, stackCount: true, favoriteOf: c.p().User.ID}))
 		}
 	})
 	return c.json(http.StatusOK, out)
@@ -347,30 +341,13 @@ func (s *server) randomAssets(c *call) error {
 // memoryLane is GET /api/asset/memory-lane?day&month: the caller's assets
 // of that day in years before this one, by how many years ago.
 func (s *server) memoryLane(c *call) error {
-	q := c.r.URL.Query()
-	var pr problems
-	day, month := 0, 0
-	for _, f := range []struct {
-		name     string
-		max      int
-		dst      *int
-		min, top string
-	}{{"day", 31, &day, "1", "31"}, {"month", 12, &month, "1", "12"}} {
-		v, err := strconv.Atoi(q.Get(f.name))
-		if err != nil {
-			pr.add("%s must be an integer number", f.name)
-		}
-		if err != nil || v < 1 {
-			pr.add("%s must be a positive number", f.name)
-		}
-		if err == nil && v > f.max {
-			pr.add("%s must not be greater than %d", f.name, f.max)
-		}
-		*f.dst = v
+	b, err := memoryLaneQuery.Validate(queryObject(c.r.URL.Query()))
+	if err != nil {
+		return bodyError(err)
 	}
-	if err := pr.err(); err != nil {
-		return err
-	}
+	day64, _ := b.Int64("day")
+	month64, _ := b.Int64("month")
+	day, month := int(day64), int(month64)
 	type memory struct {
 		YearsAgo int           `json:"yearsAgo"`
 		Title    string        `json:"title"`
@@ -400,11 +377,8 @@ func (s *server) memoryLane(c *call) error {
 
 // partners is GET /api/partners?direction=shared-by|shared-with.
 func (s *server) partners(c *call) error {
-	direction := c.r.URL.Query().Get("direction")
-	if direction != "shared-by" && direction != "shared-with" {
-		return store.InvalidFields([]string{"direction must be one of the following values: shared-by, shared-with"})
-	}
-	sharedBy := direction == "shared-by"
+	// As the reference: shared-by, and anything else is shared-with.
+	sharedBy := c.r.URL.Query().Get("direction") == "shared-by"
 	var out []model.Partner
 	s.store.Read(func(v *store.View) {
 		partners := v.PartnersOf(c.p().User.ID, sharedBy)
@@ -470,25 +444,45 @@ func (s *server) createPerson(c *call, b dto.Body) error {
 	np := store.NewPerson{}
 	np.Name, _ = b.String("name")
 	np.IsHidden, _ = b.Bool("isHidden")
+	var born *model.Time
 	if t, ok := b.Time("birthDate"); ok {
 		if t.After(s.cfg.Now()) {
 			return store.InvalidFields([]string{"Birth date cannot be in the future"})
 		}
 		np.BirthDate = new(t.UTC().Format(model.DateLayout))
+		born = new(model.At(t))
 	}
-	var out model.Person
+	// The upstream answers the record it saved, as it saved it: the owner,
+	// the birth date as it was sent (the day alone is stored), the face
+	// and the record's times.
+	type saved struct {
+		OwnerID       string      `json:"ownerId"`
+		Name          string      `json:"name"`
+		BirthDate     *model.Time `json:"birthDate"`
+		IsHidden      bool        `json:"isHidden"`
+		FaceAssetID   *string     `json:"faceAssetId"`
+		ID            string      `json:"id"`
+		CreatedAt     model.Time  `json:"createdAt"`
+		UpdatedAt     model.Time  `json:"updatedAt"`
+		ThumbnailPath string      `json:"thumbnailPath"`
+	}
+	var out saved
 	err := s.store.Write(func(tx *store.Tx) error {
 		p, err := tx.AddPerson(c.p().User.ID, np)
 		if err != nil {
 			return err
 		}
-		out = model.Person{ID: p.ID, Name: p.Name, BirthDate: p.BirthDate, ThumbnailPath: p.ThumbnailPath, IsHidden: p.IsHidden}
+		now := tx.Now()
+		out = saved{
+			OwnerID: p.OwnerID, Name: p.Name, BirthDate: born, IsHidden: p.IsHidden,
+			ID: p.ID, CreatedAt: model.At(now), UpdatedAt: model.At(now), ThumbnailPath: p.ThumbnailPath,
+		}
 		return nil
 	})
 	if err != nil {
 		return err
 	}
-	return c.json(http.StatusCreated, personAnswer(out))
+	return c.json(http.StatusCreated, out)
 }
 
 // personAnswer is a person without faces, as PersonResponseDto shows one.

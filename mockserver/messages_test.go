@@ -174,7 +174,12 @@ func goWords() []string {
 // and, where it refuses the value, the field's name.
 func TestErrorMessagesSpeakTheAPI(t *testing.T) {
 	srv := newTestServer(t)
-	ids := strings.NewReplacer("/api/shared-links/{id}", "/api/shared-links/"+viewLinkID, "/api/albums/{id}", "/api/albums/"+testAlbumID)
+	ids := strings.NewReplacer("/api/shared-links/{id}", "/api/shared-links/"+viewLinkID, "/api/albums/{id}", "/api/albums/"+testAlbumID,
+		"/api/asset/{id}", "/api/asset/"+aliceAssetID, "/api/admin/users/{id}", "/api/admin/users/"+carolID,
+		"/api/partners/{id}", "/api/partners/"+bobID, "/api/api-keys/{id}", "/api/api-keys/"+carolID, "{userId}", bobID)
+	// Declared without a rule, by the reference too: any value is taken,
+	// and the message names the body's other problems.
+	untyped := map[string]bool{"PUT /api/asset duplicateId": true}
 	ops := jsonOperations(t)
 	require.GreaterOrEqual(t, len(ops), 12, "every JSON body: %v", ops)
 	for _, op := range ops {
@@ -208,6 +213,9 @@ func TestErrorMessagesSpeakTheAPI(t *testing.T) {
 					assert.NotContains(t, strings.ToLower(all), strings.ToLower(w), "body %s", bodies[name])
 				}
 				field := strings.FieldsFunc(name, func(r rune) bool { return r == '[' || r == '.' || r == ' ' })[0]
+				if untyped[op.method+" "+op.path+" "+field] {
+					return
+				}
 				assert.Contains(t, all, field, "the message names the field; body %s", bodies[name])
 			})
 		}

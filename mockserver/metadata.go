@@ -40,10 +40,21 @@ import (
 // globe, an offset of +25:00), keeps the form's values for those fields.
 func (up *upload) readMetadata(a *model.AssetRecord, f *filePart, sidecar *filePart) {
 	x := &model.Exif{}
+	whole := up.kept(f)
 	if e, err := exif.Read(f.head); err == nil {
 		x = e
+	} else if whole != nil && exif.PastHead(f.head) {
+		if e, err := exif.ReadFrom(whole); err == nil {
+			x = e
+		}
 	}
-	zoneFromGPS := x.TimeZone == nil // no offset tag: the position may tell
+	up.readMotionVideo(f)
+	if up.motion != nil && f == up.motion.part {
+		// As the reference names the video it extracts.
+		a.DeviceAssetID, a.DeviceID = "NONE", "NONE"
+	}
+	zoneFromGPS := x.TimeZone == nil  // no offset tag: the position may tell
+	fileModify := x.ModifyDate != nil // the file's own, not a sidecar's
 	if f.video != nil {
 		if info, err := f.video.Info(); err == nil {
 			if info.Width > 0 && info.Height > 0 {
@@ -56,18 +67,22 @@ func (up *upload) readMetadata(a *model.AssetRecord, f *filePart, sidecar *fileP
 				x.DateTimeOriginal, x.ModifyDate, x.TimeZone = created.Ptr(), created.Ptr(), ptr("UTC")
 				zoneFromGPS = false
 			}
-			if info.HasLocation {
+			// 0,0 is a phone's "no fix", which the reference drops.
+			if info.HasLocation && (info.Latitude != 0 || info.Longitude != 0) {
 				x.Latitude, x.Longitude = &info.Latitude, &info.Longitude
 			}
 			if info.Duration > 0 {
 				a.Duration = videoDuration(info.Duration)
 			}
-			x.Orientation = ptr("1")
+			x.Orientation = ptr(videoOrientations[info.Rotation])
 		}
 	}
 	if sidecar != nil {
 		if s, err := exif.ReadXMP(sidecar.head); err == nil {
 			overlay(x, &s.Exif)
+			if s.Exif.ModifyDate != nil {
+				fileModify = false
+			}
 			if s.Exif.DateTimeOriginal != nil {
 				x.TimeZone, zoneFromGPS = nil, true
 				if s.ZoneFromOffset != "" {
@@ -77,7 +92,7 @@ func (up *upload) readMetadata(a *model.AssetRecord, f *filePart, sidecar *fileP
 		}
 	}
 	if x.ExifImageWidth == nil {
-		if w, h, ok := pictureSize(f.head); ok {
+		if w, h, ok := pictureSize(f.head, whole); ok {
 			x.ExifImageWidth, x.ExifImageHeight = &w, &h
 		}
 	}
@@ -87,6 +102,10 @@ func (up *upload) readMetadata(a *model.AssetRecord, f *filePart, sidecar *fileP
 				// A capture time without its own offset is a wall clock there.
 				if x.TimeZone == nil && x.DateTimeOriginal != nil {
 					x.DateTimeOriginal = inZone(*x.DateTimeOriginal, zone).Ptr()
+					// exiftool takes the file's other dates in that zone too.
+					if x.ModifyDate != nil && fileModify {
+						x.ModifyDate = inZone(*x.ModifyDate, zone).Ptr()
+					}
 				}
 				x.TimeZone = &zone
 			}
@@ -195,10 +214,23 @@ func videoDuration(d time.Duration) string {
 	return fmt.Sprintf("%02d:%02d:%02d.%03d", ms/3_600_000, ms/60_000%60, ms/1000%60, ms%1000)
 }
 
+// videoOrientations are the EXIF orientations the reference gives a video
+// turned clockwise by so many degrees (ffprobe's rotation -90 is "6").
+var videoOrientations = map[int]string{0: "1", 90: "6", 180: "3", 270: "8"}
+
 // pictureSize is the size a picture's header declares, for the formats
-// whose size EXIF may not give. HEIC is not asked: its decoder is not one
-// to call here.
-func pictureSize(head []byte) (w, h float64, ok bool) {
+// whose size EXIF may not give: HEIF (HEIC, AVIF) and JPEG XL are read by
+// exif.Size, a HEIF from the whole file where it is kept (its meta box may
+// follow its pictures); their decoders are not ones to call here.
+func pictureSize(head []byte, whole io.ReadSeeker) (w, h float64, ok bool) {
+	if exif.PastHead(head) || exif.IsJXL(head) {
+		src := io.ReadSeeker(bytes.NewReader(head))
+		if whole != nil && exif.PastHead(head) {
+			src = whole
+		}
+		iw, ih, ok := exif.Size(src)
+		return float64(iw), float64(ih), ok
+	}
 	var decode func(io.Reader) (image.Config, error)
 	switch {
 	case bytes.HasPrefix(head, []byte("\x89PNG\r\n\x1a\n")):

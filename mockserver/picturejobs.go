@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/mediaspec/mediaspec/mockserver/exif"
 	"github.com/mediaspec/mediaspec/mockserver/internal/store"
 	"github.com/mediaspec/mediaspec/mockserver/model"
 	"github.com/mediaspec/mediaspec/mockserver/mp4"
@@ -213,6 +214,11 @@ func (s *server) decodeOriginal(id string, a model.AssetRecord) (img image.Image
 	switch a.Type {
 	case model.AssetImage:
 		if img, err := pictures.Decode(f, s.cfg.MaxDecodePixels); err == nil {
+			// libheif turns a HEIC as its irot box says; its EXIF
+			// orientation must not turn it once more.
+			if exif.HEIFTurns(f) {
+				return img, 0, 0
+			}
 			return pictures.Orient(img, orientation), 0, 0
 		}
 		// A RAW file: the preview its camera embedded, if any. A file named

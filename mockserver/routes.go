@@ -28,6 +28,7 @@ func (s *server) routes() {
 	s.route("GET /api/server-info/storage", s.as(user, s.serverStorage))
 	s.route("GET /api/server-info/statistics", s.as(admin, s.serverStatistics))
 	s.route("GET /custom.css", s.as(anyone, customCSS))
+	s.route("GET /share/{key}", s.as(anyone, s.sharePage)) // the key is in the path
 	s.route("GET /api/system-metadata/admin-onboarding", s.as(admin, s.adminOnboarding))
 	s.route("POST /api/system-metadata/admin-onboarding", s.as(admin, withBody(adminOnboardingBody, s.updateAdminOnboarding)))
 	s.route("GET /api/openapi.json", s.as(anyone, s.specJSON))

@@ -26,7 +26,7 @@ import (
 
 // Shorthands of the settings' declarations.
 var (
-	toNumber     = dto.ToNumber()
+	toNumber     = dto.TypeNumber()
 	requiredBool = dto.ValidateBoolean(false)
 	isInt        = dto.As(dto.IsInt())
 	isNumber     = dto.As(dto.IsNumber())

@@ -36,7 +36,7 @@ type timelineQuery struct {
 // timeBucketBody is TimeBucketAssetDto's own member, then TimeBucketDto's.
 var (
 	timeBucketDTO = []dto.Property{
-		dto.Field("size", dto.As(dto.IsEnum("DAY", "MONTH")), isNotEmpty),
+		dto.Field("size", isNotEmpty, dto.As(dto.IsEnum("DAY", "MONTH"))),
 		dto.Field("userId", optionalUUID),
 		dto.Field("albumId", optionalUUID),
 		dto.Field("personId", optionalUUID),
@@ -51,9 +51,10 @@ var (
 	timeBucketQuery  = dto.NewClass("TimeBucketAssetDto", append([]dto.Property{dto.Field("timeBucket", isString)}, timeBucketDTO...)...)
 )
 
-// readTimelineQuery reads a timeline's query as its DTO declares it.
-func readTimelineQuery(q url.Values, withBucket bool) (timelineQuery, error) {
-	obj := map[string]any{}
+// queryObject is a query as the upstream's DTOs meet it: a parameter
+// given once is a string, given more than once a list of them.
+func queryObject(q url.Values) map[string]any {
+	obj := make(map[string]any, len(q))
 	for k, vs := range q {
 		if len(vs) == 1 {
 			obj[k] = vs[0]
@@ -65,6 +66,12 @@ func readTimelineQuery(q url.Values, withBucket bool) (timelineQuery, error) {
 			obj[k] = list
 		}
 	}
+	return obj
+}
+
+// readTimelineQuery reads a timeline's query as its DTO declares it.
+func readTimelineQuery(q url.Values, withBucket bool) (timelineQuery, error) {
+	obj := queryObject(q)
 	class := timeBucketsQuery
 	if withBucket {
 		class = timeBucketQuery
@@ -96,9 +103,13 @@ func readTimelineQuery(q url.Values, withBucket bool) (timelineQuery, error) {
 	t.ascending = order == "asc"
 	if withBucket {
 		t.bucket, _ = b.String("timeBucket")
-		// The reference takes a signed year ("+012345-01-01..."), which
-		// names no bucket of the mock's years.
-		if at, ok := dto.ParseDate(strings.TrimPrefix(t.bucket, "+")); ok && !strings.HasPrefix(t.bucket, "-") {
+		// The reference drops a leading sign before it reads the date:
+		// "-2024-12-01..." is December 2024.
+		bucket := t.bucket
+		if strings.HasPrefix(bucket, "+") || strings.HasPrefix(bucket, "-") {
+			bucket = bucket[1:]
+		}
+		if at, ok := dto.ParseDate(bucket); ok {
 			t.bucketAt, t.bucketValid = at.UTC(), true
 		}
 	}

@@ -99,6 +99,7 @@ func (s *server) upload(c *call) error {
 		status = http.StatusOK
 	} else if s.media != nil {
 		picturesQueued = s.keepFile(up.assetFile, res.ID)
+		s.keepMotionVideo(up, res)
 		if up.liveFile != nil && res.LiveVideoID != "" && !s.media.has(blobOriginal, res.LiveVideoID) {
 			s.keepFile(up.liveFile, res.LiveVideoID)
 		}
@@ -156,6 +157,7 @@ type upload struct {
 	// assetFile is assetData arrived in the media folder (nil where none
 	// is kept), and liveFile livePhotoData; each is kept or dropped.
 	assetFile, liveFile *arriving
+	motion              *motionVideo // the video a motion photo carries (motionphoto.go)
 }
 
 // uploadBuffers are the buffers one upload reads with, reused across uploads.

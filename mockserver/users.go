@@ -378,7 +378,9 @@ func (s *server) deleteUserAdmin(c *call, b dto.Body) error {
 
 // restoreUserAdmin is POST /api/admin/users/{id}/restore.
 func (s *server) restoreUserAdmin(c *call) error {
-	return s.writeUserAdmin(c, http.StatusOK, func(tx *store.Tx) (*model.UserRecord, error) { return tx.RestoreUser(c.id) })
+	// A POST, answered 201 as the upstream answers every POST it does not
+	// say otherwise of.
+	return s.writeUserAdmin(c, http.StatusCreated, func(tx *store.Tx) (*model.UserRecord, error) { return tx.RestoreUser(c.id) })
 }
 
 // userPreferencesAdmin is GET /api/admin/users/{id}/preferences.

@@ -33,6 +33,9 @@ const (
 	// TagNewUser marks scenarios that need a user the harness makes (with
 	// an admin's credentials).
 	TagNewUser = "@new-user"
+	// TagRobustness marks the scenarios that send what may kill a server:
+	// the runner runs them last, one at a time.
+	TagRobustness = "@robustness"
 )
 
 // DefaultChecksumHeader is the header that announces a file's SHA-1.

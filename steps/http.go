@@ -18,6 +18,10 @@ import (
 // maxBody bounds the body of a response the harness reads.
 const maxBody = 64 << 20
 
+// ErrNoAnswer is (wrapped in) the error of a request that got no answer:
+// the connection was refused, reset or timed out.
+var ErrNoAnswer = errors.New("the server does not answer")
+
 // credentials say how a request authenticates; the zero value sends none.
 type credentials struct {
 	apiKey  string // x-api-key header
@@ -152,7 +156,7 @@ func pathOf(base string) string {
 func (cfg Config) do(r *http.Request) (*response, error) {
 	resp, err := cfg.Client.Do(r)
 	if err != nil {
-		return nil, fmt.Errorf("%s %s: the server does not answer: %w", r.Method, r.URL.Redacted(), err)
+		return nil, fmt.Errorf("%s %s: %w: %w", r.Method, r.URL.Redacted(), ErrNoAnswer, err)
 	}
 	defer resp.Body.Close()
 	b, err := io.ReadAll(io.LimitReader(resp.Body, maxBody))

@@ -79,7 +79,7 @@ func (s *scenario) dropMidUpload(ctx context.Context) error {
 		conn, err = dialer.DialContext(ctx, "tcp", host)
 	}
 	if err != nil {
-		return fmt.Errorf("connecting to %s: %w", host, err)
+		return fmt.Errorf("connecting to %s: %w: %w", host, ErrNoAnswer, err)
 	}
 	defer conn.Close()
 	_ = conn.SetDeadline(time.Now().Add(5 * time.Second))

@@ -40,6 +40,8 @@ type scenario struct {
 	photoLink *link
 	otherLink *link
 
+	sharedTwice string // a photo the scenario shared in two links
+
 	links      []link // the last listing
 	linksRaw   []byte
 	otherLinks []link

@@ -52,7 +52,7 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		secondAPIKey   = fs.String("second-api-key", "", "API key of a second user, for the scenarios tagged @second-user")
 		email          = fs.String("email", "", "email of the API key's user, for the scenarios that log in (default: asked of the target with the API key)")
 		password       = fs.String("password", "", "password of the API key's user, for the scenarios that log in (the built-in mock's by default)")
-		adminAPIKey    = fs.String("admin-api-key", "", "an admin's API key: the harness makes the users it needs with it (the built-in mock's by default)")
+		adminAPIKey    = fs.String("admin-api-key", "", "an admin's API key: the harness makes the users it needs with it (default: --api-key, when its user is an admin)")
 		adminEmail     = fs.String("admin-email", "", "an admin's email, with --admin-password, instead of --admin-api-key")
 		adminPassword  = fs.String("admin-password", "", "that admin's password")
 		tags           = fs.String("tags", "", `run only the scenarios this tag expression selects, e.g. "@robustness" or "not @control and (@upload or @shared-links)" (godog's "~@new-user" and "@a,@b && @c" too)`)
@@ -97,9 +97,6 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		if *password == "" {
 			*password = fake.DefaultPassword
 		}
-		if *adminAPIKey == "" && *adminEmail == "" {
-			*adminAPIKey = *apiKey // the default user is an admin
-		}
 		if *maxUpload == 0 {
 			*maxUpload = builtinUploadLimit
 		}
@@ -135,6 +132,9 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	if err != nil {
 		return fmt.Errorf("check: %w", err)
+	}
+	if g := res.Gone; g != nil {
+		return fmt.Errorf("the target stopped answering (%s) during %s: %d of %d scenarios failed, %d not run", g.Reason, g.During, res.Failed, len(res.Scenarios), res.NotRun)
 	}
 	if !res.OK() {
 		return fmt.Errorf("%d of %d scenarios failed", res.Failed, len(res.Scenarios))

@@ -119,15 +119,15 @@ func TestCheckBuiltInMockInReferenceShapes(t *testing.T) {
 }
 
 // TestCheckReports checks a running server, as CI does, and writes both file
-// reports; without an admin's credentials, the scenarios that make a user
-// are skipped.
+// reports; without an admin's credentials (the API key is not an admin's),
+// the scenarios that make a user are skipped.
 func TestCheckReports(t *testing.T) {
 	srv, d := startTarget(t, func(c *mockserver.Config) { c.NoControl = true })
 
 	dir := t.TempDir()
 	junit, cucumber := filepath.Join(dir, "out.xml"), filepath.Join(dir, "out.json")
 	var out bytes.Buffer
-	err := run(t.Context(), []string{"check", "--target", srv.URL + "/api", "--api-key", "ci-key", "--second-api-key", d.Users[1].APIKey,
+	err := run(t.Context(), []string{"check", "--target", srv.URL + "/api", "--api-key", d.Users[1].APIKey, "--second-api-key", "ci-key",
 		"--tags", "@shared-links", "--format", "junit:" + junit, "--format", "cucumber:" + cucumber, "--format", "progress"},
 		&out, io.Discard)
 	require.NoError(t, err, out.String())
@@ -269,12 +269,13 @@ func TestCheckBuiltInMockChecksumHeader(t *testing.T) {
 // without --second-api-key: the scenarios needing a second user are skipped,
 // saying why, and the run passes on the scenarios that ran.
 func TestCheckWithoutSecondUser(t *testing.T) {
-	srv, _ := startTarget(t, func(c *mockserver.Config) { c.NoControl = true })
+	srv, d := startTarget(t, func(c *mockserver.Config) { c.NoControl = true })
 	var out bytes.Buffer
-	err := run(t.Context(), []string{"check", "--target", srv.URL + "/api", "--api-key", "ci-key", "--tags", "@shared-links", "--format", "pretty"},
+	err := run(t.Context(), []string{"check", "--target", srv.URL + "/api", "--api-key", d.Users[1].APIKey, "--tags", "@shared-links", "--format", "pretty"},
 		&out, io.Discard)
 	require.NoError(t, err, out.String())
 	assert.Contains(t, out.String(), "needs a second user: give --second-api-key, or --admin-api-key")
+	assert.NotContains(t, out.String(), "is an admin's", "the API key is not an admin's")
 	assert.Regexp(t, `\d+ scenarios: [1-9]\d* passed, 0 failed, [1-9]\d* skipped`, out.String())
 }
 
@@ -290,6 +291,20 @@ func TestCheckWithAnAdminKey(t *testing.T) {
 	require.NoError(t, err, out.String())
 	assert.Regexp(t, `\d+ scenarios: [1-9]\d* passed, 0 failed, 0 skipped`, out.String())
 	assert.Contains(t, out.String(), "Not run: the scenarios of a declared upload size limit (@upload-limit)", "the target declares none")
+}
+
+// TestCheckWithTheAPIKeyOfAnAdmin: an admin's --api-key, and no other
+// credential, makes the users the scenarios need, as --admin-api-key would,
+// and the run says so in its first line.
+func TestCheckWithTheAPIKeyOfAnAdmin(t *testing.T) {
+	srv, _ := startTarget(t, func(c *mockserver.Config) { c.NoControl = true })
+	var out bytes.Buffer
+	err := run(t.Context(), []string{"check", "--target", srv.URL + "/api", "--api-key", "ci-key", "--format", "progress",
+		"--tags", "@new-user or @second-user or @sessions or @shared-links"}, &out, io.Discard)
+	require.NoError(t, err, out.String())
+	first, _, _ := strings.Cut(out.String(), "\n")
+	assert.Equal(t, "mediaspec check: the --api-key is an admin's, and no --admin-api-key was given: it makes the users the scenarios need.", first)
+	assert.Regexp(t, `\d+ scenarios: [1-9]\d* passed, 0 failed, 0 skipped`, out.String())
 }
 
 // TestCheckDeclaredUploadLimit: with --max-upload-bytes, the scenarios of
@@ -318,10 +333,10 @@ func TestCheckEverythingSkipped(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.tags, func(t *testing.T) {
-			srv, _ := startTarget(t, func(c *mockserver.Config) { c.NoControl = true })
+			srv, d := startTarget(t, func(c *mockserver.Config) { c.NoControl = true })
 			junit := filepath.Join(t.TempDir(), "out.xml")
 			var out bytes.Buffer
-			err := run(t.Context(), []string{"check", "--target", srv.URL + "/api", "--api-key", "ci-key", "--tags", tt.tags, "--format", "junit:" + junit},
+			err := run(t.Context(), []string{"check", "--target", srv.URL + "/api", "--api-key", d.Users[1].APIKey, "--tags", tt.tags, "--format", "junit:" + junit},
 				&out, io.Discard)
 			require.ErrorIs(t, err, errUsage, out.String())
 			assert.ErrorContains(t, err, "every selected scenario was skipped")

@@ -15,6 +15,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 
 	"github.com/bep/imagemeta"
 
@@ -41,25 +42,56 @@ var ErrNoExif = errors.New("no exif metadata")
 // Read never panics, whatever the bytes.
 //
 // Date-times carry the zone of the OffsetTimeOriginal tag (or OffsetTime),
-// and are taken as UTC when the file has neither. Sub-second tags are not
-// read: imagemeta hands them over as integers, without their leading zeros.
+// and are taken as UTC when the file has neither; DateTimeOriginal,
+// CreateDate and ModifyDate take their sub-second tags, as the reference's
+// exiftool composes them.
 func Read(head []byte) (*model.Exif, error) {
 	if len(head) > MaxHead {
 		head = head[:MaxHead]
 	}
-	format, ok := sniff(head)
+	return ReadFrom(bytes.NewReader(head))
+}
+
+// maxMetadataRead bounds the bytes ReadFrom reads of a file: the metadata
+// of a HEIF file lies where its boxes say, which a hostile file may say is
+// everywhere.
+const maxMetadataRead = 4 << 20
+
+// ReadFrom is Read of a whole file, for the formats whose metadata may lie
+// past the head: a HEIF file (HEIC, AVIF) may put its meta box after its
+// pictures, as Samsung's phones do. At most 4 MiB of it are read.
+func ReadFrom(r io.ReadSeeker) (*model.Exif, error) {
+	if _, err := r.Seek(0, io.SeekStart); err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrNoExif, err)
+	}
+	head := make([]byte, 4096) // an ftyp box's brands
+	n, _ := io.ReadFull(r, head)
+	format, ok := sniff(head[:n])
 	if !ok {
 		return nil, ErrNoExif
 	}
-	var t tags
+	if _, err := r.Seek(0, io.SeekStart); err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrNoExif, err)
+	}
+	rec := &recorder{r: r, budget: maxMetadataRead}
+	t := tags{ownSize: format != imagemeta.DNG}
 	res, err := imagemeta.Decode(imagemeta.Options{
-		R:               bytes.NewReader(head),
+		R:               rec,
 		ImageFormat:     format,
-		Sources:         imagemeta.EXIF | imagemeta.CONFIG,
+		Sources:         imagemeta.EXIF | imagemeta.XMP | imagemeta.CONFIG,
 		ShouldHandleTag: wanted,
 		HandleTag:       t.handle,
 	})
 	t.configWidth, t.configHeight = res.ImageConfig.Width, res.ImageConfig.Height
+	if format == imagemeta.HEIF {
+		// As stored, not turned as imagemeta turns it.
+		if _, err := r.Seek(0, io.SeekStart); err == nil {
+			if w, h, err := heifPrimary(r); err == nil {
+				t.configWidth, t.configHeight = w, h
+			}
+		}
+	}
+	t.subSeconds(rec.read)
 	if x := t.exif(); x != nil {
 		return x, nil
 	}
@@ -68,6 +100,29 @@ func Read(head []byte) (*model.Exif, error) {
 	}
 	return nil, ErrNoExif
 }
+
+// recorder is a reader that keeps what is read through it, within a
+// budget: the bytes of the IFD entries imagemeta walks, in which the
+// sub-second tags are found as they were written.
+type recorder struct {
+	r      io.ReadSeeker
+	read   []byte
+	budget int
+}
+
+// errBudget ends a read of more metadata than a file may have.
+var errBudget = errors.New("more metadata than the bound")
+
+func (r *recorder) Read(p []byte) (int, error) {
+	if len(r.read)+len(p) > r.budget {
+		return 0, errBudget
+	}
+	n, err := r.r.Read(p)
+	r.read = append(r.read, p[:n]...)
+	return n, err
+}
+
+func (r *recorder) Seek(offset int64, whence int) (int64, error) { return r.r.Seek(offset, whence) }
 
 // sniff returns the image format of head from its magic bytes. Read is not
 // told the file name, and imagemeta does not detect formats itself.
@@ -110,3 +165,8 @@ func isHEIF(head []byte) bool {
 	}
 	return false
 }
+
+// PastHead reports whether the metadata of a file that starts with head
+// may lie past its head: a HEIF file's (HEIC, AVIF) meta box may follow
+// its pictures, which ReadFrom and Size then read the whole file for.
+func PastHead(head []byte) bool { return isHEIF(head) }

@@ -256,6 +256,17 @@ func FuzzRead(f *testing.F) {
 		if x != nil {
 			checkSane(t, x)
 		}
+		// The whole-file readers walk boxes the file names: they must
+		// neither panic nor read past the bounds.
+		if x, err := exif.ReadFrom(bytes.NewReader(head)); x != nil {
+			checkSane(t, x)
+		} else if !errors.Is(err, exif.ErrNoExif) {
+			t.Fatalf("ReadFrom: error %v is not ErrNoExif", err)
+		}
+		if w, h, ok := exif.Size(bytes.NewReader(head)); ok && (w < 1 || h < 1) {
+			t.Fatalf("Size gave %d×%d", w, h)
+		}
+		exif.HEIFTurns(bytes.NewReader(head))
 	})
 }
 

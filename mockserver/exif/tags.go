@@ -1,6 +1,8 @@
 package exif
 
 import (
+	"bytes"
+	"encoding/binary"
 	"fmt"
 	"math"
 	"path"
@@ -44,6 +46,11 @@ func ifdOf(namespace string) ifd {
 // wanted tells imagemeta which tags to decode: those of IFD0, Exif and GPS
 // that Read reports.
 func wanted(ti imagemeta.TagInfo) bool {
+	if ti.Source == imagemeta.XMP {
+		// The file's own XMP packet: its ModifyDate, where EXIF has none
+		// (an editor's export), as exiftool merges them.
+		return ti.Namespace == nsXMP && ti.Tag == "ModifyDate"
+	}
 	switch ifdOf(ti.Namespace) {
 	case ifd0:
 		switch ti.Tag {
@@ -53,7 +60,8 @@ func wanted(ti imagemeta.TagInfo) bool {
 	case ifdExif:
 		switch ti.Tag {
 		case "LensModel", "ExifImageWidth", "ExifImageHeight", "ExposureTime", "FNumber",
-			"FocalLength", "ISO", "DateTimeOriginal", "CreateDate", "OffsetTimeOriginal", "OffsetTime":
+			"FocalLength", "ISO", "DateTimeOriginal", "CreateDate", "OffsetTimeOriginal", "OffsetTime",
+			"SubSecTimeOriginal", "SubSecTimeDigitized", "SubSecTime":
 			return true
 		}
 	case ifdGPS:
@@ -69,12 +77,16 @@ func wanted(ti imagemeta.TagInfo) bool {
 // was absent or unusable.
 type tags struct {
 	make, model, lens, description string
-	exifWidth, exifHeight          int // ExifImageWidth/Height (PixelX/YDimension)
-	configWidth, configHeight      int // the image's own size, as imagemeta finds it
+	exifWidth, exifHeight          int  // ExifImageWidth/Height (PixelX/YDimension)
+	configWidth, configHeight      int  // the image's own size, as imagemeta finds it
+	ownSize                        bool // the image's own size wins over the EXIF's (all but RAW)
 	orientation                    int
 	dateTimeOriginal, createDate   string
 	modifyDate                     string
+	xmpModifyDate                  string // the file's XMP xmp:ModifyDate
 	offsetOriginal, offset         string
+	// The sub-second tags, as written ("060"): their index is subSec*.
+	subSec                         [3]string
 	exposure, fNumber, focalLength float64 // seconds, f-number, millimetres
 	iso                            int
 	latitudeRef, longitudeRef      string
@@ -85,6 +97,12 @@ type tags struct {
 // handle stores one decoded tag; wanted has already chosen it.
 func (t *tags) handle(ti imagemeta.TagInfo) error {
 	v := ti.Value
+	if ti.Source == imagemeta.XMP {
+		if ti.Tag == "ModifyDate" {
+			t.xmpModifyDate = text(v)
+		}
+		return nil
+	}
 	switch ti.Tag {
 	case "Make":
 		t.make = text(v)
@@ -118,6 +136,12 @@ func (t *tags) handle(ti imagemeta.TagInfo) error {
 		t.offsetOriginal = text(v)
 	case "OffsetTime":
 		t.offset = text(v)
+	case "SubSecTimeOriginal", "SubSecTimeDigitized", "SubSecTime":
+		// imagemeta hands these over as integers, without their leading
+		// zeros ("060" is 60); subSeconds finds them as written.
+		if n := integer(v); n > 0 && t.subSec[subSecIndex(ti.Tag)] == "" {
+			t.subSec[subSecIndex(ti.Tag)] = strconv.Itoa(n)
+		}
 	case "GPSLatitudeRef":
 		t.latitudeRef = text(v)
 	case "GPSLongitudeRef":
@@ -171,13 +195,15 @@ func (t *tags) exif() *model.Exif {
 	if !okModify {
 		zoneModify = zoneOriginal
 	}
-	if d, ok := date(t.dateTimeOriginal, zoneOriginal); ok {
+	if d, ok := date(t.dateTimeOriginal, t.subSec[subSecOriginal], zoneOriginal); ok {
 		x.DateTimeOriginal, set = d.Ptr(), true
-	} else if d, ok := date(t.createDate, zoneOriginal); ok {
+	} else if d, ok := date(t.createDate, t.subSec[subSecDigitized], zoneOriginal); ok {
 		x.DateTimeOriginal, set = d.Ptr(), true
 	}
-	if d, ok := date(t.modifyDate, zoneModify); ok {
+	if d, ok := date(t.modifyDate, t.subSec[subSecModify], zoneModify); ok {
 		x.ModifyDate, set = d.Ptr(), true
+	} else if d, _, ok := xmpDate(t.xmpModifyDate); ok && set {
+		x.ModifyDate = d.Ptr()
 	}
 	if okOriginal {
 		x.TimeZone = str(zoneName(zoneOriginal))
@@ -191,9 +217,14 @@ func (t *tags) exif() *model.Exif {
 		return nil
 	}
 
-	// ExifImageWidth/Height, else the image's own size, as the reference
-	// does (exiftool's ExifImageWidth, else ImageWidth).
-	width, height := t.exifWidth, t.exifHeight
+	// The image's own size, as the reference gives it (exiftool's
+	// ImageWidth: a WebP resized from a camera's photo says 600×315, not
+	// the 5184×2720 its EXIF kept); else ExifImageWidth/Height. A RAW file
+	// gives the size its EXIF declares: its first image may be a preview.
+	width, height := t.configWidth, t.configHeight
+	if !t.ownSize || width <= 0 || height <= 0 {
+		width, height = t.exifWidth, t.exifHeight
+	}
 	if width <= 0 || height <= 0 {
 		width, height = t.configWidth, t.configHeight
 	}
@@ -298,8 +329,9 @@ func plausible(t time.Time) bool {
 	return t.Year() >= 1800 && t.Year() < 3000 && model.InRange(t)
 }
 
-// date parses an EXIF date-time in loc.
-func date(s string, loc *time.Location) (model.Time, bool) {
+// date parses an EXIF date-time in loc, with its sub-second tag's digits
+// ("348" is .348 s, "85" .85 s; the API keeps milliseconds).
+func date(s, subSec string, loc *time.Location) (model.Time, bool) {
 	if len(s) < len(dateLayout) {
 		return model.Time{}, false
 	}
@@ -307,7 +339,68 @@ func date(s string, loc *time.Location) (model.Time, bool) {
 	if err != nil || !plausible(d) {
 		return model.Time{}, false
 	}
+	if digits := (subSec + "000")[:3]; subSec != "" {
+		if ms, err := strconv.Atoi(digits); err == nil && ms >= 0 {
+			d = d.Add(time.Duration(ms) * time.Millisecond)
+		}
+	}
 	return model.At(d), true
+}
+
+// The sub-second tags, by their index in tags.subSec.
+const (
+	subSecOriginal  = iota // SubSecTimeOriginal, 0x9291
+	subSecDigitized        // SubSecTimeDigitized, 0x9292
+	subSecModify           // SubSecTime, 0x9290
+)
+
+var subSecTags = [...]uint16{subSecOriginal: 0x9291, subSecDigitized: 0x9292, subSecModify: 0x9290}
+
+func subSecIndex(tag string) int {
+	switch tag {
+	case "SubSecTimeOriginal":
+		return subSecOriginal
+	case "SubSecTimeDigitized":
+		return subSecDigitized
+	}
+	return subSecModify
+}
+
+// subSeconds sets the sub-second tags as they were written, from the IFD
+// entries among the bytes read: a tag of type ASCII whose value (up to
+// three digits and a NUL) sits in the entry itself, in either byte order.
+// The value imagemeta gave must agree; one that does not, or is not
+// found, stays as imagemeta gave it.
+func (t *tags) subSeconds(read []byte) {
+	for i, tag := range subSecTags {
+		if t.subSec[i] == "" {
+			continue
+		}
+		for _, order := range []binary.ByteOrder{binary.LittleEndian, binary.BigEndian} {
+			entry := make([]byte, 8)
+			order.PutUint16(entry, tag)
+			order.PutUint16(entry[2:], 2) // ASCII
+			for at := 0; ; {
+				j := bytes.Index(read[at:], entry[:4])
+				if j < 0 {
+					break
+				}
+				at += j + 4
+				if at+8 > len(read) {
+					break
+				}
+				count := order.Uint32(read[at:])
+				if count < 1 || count > 4 {
+					continue
+				}
+				digits := string(bytes.TrimRight(read[at+4:at+4+int(count)], "\x00 "))
+				if n, err := strconv.Atoi(digits); err == nil && strconv.Itoa(n) == t.subSec[i] {
+					t.subSec[i] = digits
+					break
+				}
+			}
+		}
+	}
 }
 
 // text returns a string tag's value, trimmed, or "".

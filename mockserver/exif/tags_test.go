@@ -97,7 +97,7 @@ func TestDatesOutsideTheAPIsYearsAreDropped(t *testing.T) {
 		{"0000:01:01 00:00:00", time.UTC, false},
 		{"2023:06:14 20:42:07", time.UTC, true},
 	} {
-		_, ok := date(tt.v, tt.loc)
+		_, ok := date(tt.v, "", tt.loc)
 		if ok != tt.ok {
 			t.Errorf("date(%q, %v) kept: %v, want %v", tt.v, tt.loc, ok, tt.ok)
 		}

@@ -100,6 +100,9 @@ func newGen(o Options) *gen {
 func (g *gen) run(o Options) model.Dataset {
 	g.ds.Seed = o.Seed
 	g.ds.Anchor = model.At(g.anchor)
+	// A library in use: its admin was shown around long ago, and the web
+	// app opens on the photos, not on the first admin's onboarding.
+	g.ds.AdminOnboarded = true
 	others := o.Users
 	switch {
 	case others == 0:

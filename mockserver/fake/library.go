@@ -283,12 +283,15 @@ func (g *gen) album(ow *owner, name, description string, assets []int) int {
 		if r.CreatedAt.After(uploaded) {
 			uploaded = r.CreatedAt.Time
 		}
-		if thumb < 0 && r.Type == model.AssetImage {
-			thumb = a // the first photo, as the server picks it
+		if thumb < 0 && r.Type == model.AssetImage && r.Resized {
+			thumb = a // the first photo, as the server picks it (one with pictures: a cover without shows nothing)
 		}
 	}
 	if thumb < 0 || g.chance(0.3) {
-		thumb = pick(g, assets) // or one the owner chose
+		// Or one the owner chose, from the pictures they see.
+		if chosen := pick(g, assets); thumb < 0 || g.ds.Assets[chosen].Resized {
+			thumb = chosen
+		}
 	}
 	created := g.after(uploaded, 10*time.Minute, 30*24*time.Hour, g.albumLimit)
 	updated := created.Add(g.span(time.Second, 5*time.Minute)).Truncate(time.Millisecond)

@@ -52,3 +52,13 @@ func TestZonesIgnoreTheMachine(t *testing.T) {
 	out, err := cmd.CombinedOutput()
 	require.NoError(t, err, "%s", out)
 }
+
+// TestZoneAtOmaha: where the gazetteer's cities lie far apart, the zone
+// still follows the position, as the reference's does (the upstream's
+// IMG_2682.heic was taken near Omaha: America/Chicago).
+func TestZoneAtOmaha(t *testing.T) {
+	zone, ok := ZoneAt(41.2203, -96.071625)
+	if !ok || zone != "America/Chicago" {
+		t.Fatalf("ZoneAt(Omaha) = %q, %v; want America/Chicago", zone, ok)
+	}
+}

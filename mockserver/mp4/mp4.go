@@ -47,6 +47,10 @@ type Info struct {
 	// Width and Height are the picture's size, from the video track's
 	// header.
 	Width, Height int
+	// Rotation is how far the video track is turned clockwise when it is
+	// shown (0, 90, 180 or 270 degrees), from its header's matrix: a
+	// phone's portrait video is stored landscape and turned 90.
+	Rotation int
 	// Latitude and Longitude come from the ISO 6709 location a phone
 	// writes (QuickTime's ©xyz, or the mdta key
 	// com.apple.quicktime.location.ISO6709); HasLocation says whether
@@ -116,6 +120,7 @@ type Scanner struct {
 	// until the track ends.
 	handler        string
 	trackW, trackH int
+	trackRotation  int
 	// mdta keys: their names by index, and the location's value.
 	keys        []string
 	keyLocation string
@@ -323,10 +328,26 @@ func (s *Scanner) next() {
 		f := s.open[len(s.open)-1]
 		s.open = s.open[:len(s.open)-1]
 		if f.typ == "trak" && s.handler == "vide" && s.info.Width == 0 && s.trackW > 0 && s.trackH > 0 {
-			s.info.Width, s.info.Height = s.trackW, s.trackH
+			s.info.Width, s.info.Height, s.info.Rotation = s.trackW, s.trackH, s.trackRotation
 		}
 	}
 	s.header()
+}
+
+// rotation reads a track header's matrix (a, b, u, c, d, v, x, y, w; a to
+// d in 16.16 fixed point) as a turn clockwise; 0 for any other matrix.
+func rotation(m []byte) int {
+	at := func(i int) int32 { return int32(binary.BigEndian.Uint32(m[4*i:])) }
+	const one = 1 << 16
+	switch a, b, c, d := at(0), at(1), at(3), at(4); {
+	case a == 0 && b == one && c == -one && d == 0:
+		return 90
+	case a == -one && b == 0 && c == 0 && d == -one:
+		return 180
+	case a == 0 && b == -one && c == one && d == 0:
+		return 270
+	}
+	return 0
 }
 
 // epoch is where MP4 times start.
@@ -343,6 +364,9 @@ func (s *Scanner) leaf(typ, parent string, b []byte) {
 			// The last 8 bytes are the width and height, 16.16 fixed point.
 			s.trackW = int(binary.BigEndian.Uint32(b[len(b)-8:]) >> 16)
 			s.trackH = int(binary.BigEndian.Uint32(b[len(b)-4:]) >> 16)
+		}
+		if len(b) >= 44 {
+			s.trackRotation = rotation(b[len(b)-44 : len(b)-8])
 		}
 	case "hdlr":
 		if len(b) >= 12 {

@@ -34,7 +34,7 @@ var ErrTooLarge = errors.New("pictures: more pixels than the bound")
 // TIFF-based RAW files it reads only where their first image is a picture.
 var decodes = map[string]bool{
 	".jpg": true, ".jpeg": true, ".jpe": true, ".png": true, ".gif": true, ".webp": true, ".bmp": true,
-	".heic": true, ".heif": true, ".hif": true,
+	".heic": true, ".heif": true, ".hif": true, ".avif": true, ".jxl": true,
 }
 
 // Decodes reports whether a file named with ext (lower case, with its dot)
@@ -42,12 +42,17 @@ var decodes = map[string]bool{
 // no embedded preview worth looking for.
 func Decodes(ext string) bool { return decodes[ext] }
 
-// Decode decodes a picture (JPEG, PNG, GIF, WebP, BMP, TIFF, HEIC) after
-// checking the size it declares against maxPixels.
+// Decode decodes a picture (JPEG, PNG, GIF, WebP, BMP, TIFF, HEIC, AVIF,
+// JPEG XL) after checking the size it declares against maxPixels.
 func Decode(r io.ReadSeeker, maxPixels int) (image.Image, error) {
-	head := make([]byte, 12)
+	head := make([]byte, 64)
 	n, _ := io.ReadFull(r, head)
-	if isHEIC(head[:n]) {
+	switch head = head[:n]; {
+	case isAVIF(head):
+		return avifDecoder.decode(r, maxPixels)
+	case isJXL(head):
+		return jxlDecoder.decode(r, maxPixels)
+	case isHEIC(head):
 		return decodeHEIC(r, maxPixels)
 	}
 	if _, err := r.Seek(0, io.SeekStart); err != nil {

@@ -2,6 +2,7 @@ package pictures
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"image"
@@ -24,6 +25,33 @@ var heicBrands = map[string]bool{
 // isHEIC reports whether head starts a HEIF file of HEVC pictures.
 func isHEIC(head []byte) bool {
 	return len(head) >= 12 && string(head[4:8]) == "ftyp" && heicBrands[string(head[8:12])]
+}
+
+// isAVIF reports whether head starts an AVIF file: an ftyp box whose major
+// brand is avif or avis, or a HEIF (mif1, msf1) that names avif among its
+// brands and not heic.
+func isAVIF(head []byte) bool {
+	if len(head) < 16 || string(head[4:8]) != "ftyp" {
+		return false
+	}
+	size := min(len(head), int(binary.BigEndian.Uint32(head)))
+	brands := map[string]bool{}
+	for i := 16; i+4 <= size; i += 4 {
+		brands[string(head[i:i+4])] = true
+	}
+	switch major := string(head[8:12]); major {
+	case "avif", "avis":
+		return true
+	case "mif1", "msf1":
+		return (brands["avif"] || brands["avis"]) && !brands["heic"] && !brands["heix"]
+	}
+	return false
+}
+
+// isJXL reports whether head starts a JPEG XL file: a bare codestream, or
+// one in its ISO media container.
+func isJXL(head []byte) bool {
+	return bytes.HasPrefix(head, []byte{0xff, 0x0a}) || bytes.HasPrefix(head, []byte("\x00\x00\x00\x0cJXL \x0d\x0a\x87\x0a"))
 }
 
 // heicDecoder serialises the HEIC decoder. github.com/gen2brain/heic

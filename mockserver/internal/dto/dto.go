@@ -95,6 +95,9 @@ type Property struct {
 	limit int
 	// whole: a number must be a whole one, judged after every other rule.
 	whole bool
+	// boolean: a value given must be a boolean, judged after every other
+	// rule.
+	boolean bool
 }
 
 // Whole asks a number to be a whole one: a rule of the mock's, judged
@@ -102,6 +105,14 @@ type Property struct {
 // stores as an integer (and fails on with a 500 when it is not).
 func (p Property) Whole() Property {
 	p.whole = true
+	return p
+}
+
+// Boolean asks a value given (not absent, not null) to be a boolean: a
+// rule of the mock's, judged after the upstream's, for a property the
+// reference stores as a boolean whatever it is sent.
+func (p Property) Boolean() Property {
+	p.boolean = true
 	return p
 }
 
@@ -128,6 +139,12 @@ func (p Property) prop() prop {
 		out.metas = append(out.metas, meta{kind: custom, rule: Rule{
 			check:   func(v any) bool { f, ok := number(v); return !ok || f == math.Trunc(f) },
 			message: "$property must be an integer number",
+		}})
+	}
+	if p.boolean {
+		out.metas = append(out.metas, meta{kind: custom, rule: Rule{
+			check:   func(v any) bool { _, ok := v.(bool); return ok || v == nil },
+			message: "$property must be a boolean value",
 		}})
 	}
 	if p.limit > 0 {
@@ -193,6 +210,56 @@ func Transform(apply func(name string, v any) (any, error)) Decorator {
 	return Decorator{{kind: transform, apply: apply}}
 }
 
+// TypeNumber is class-transformer's @Type(() => Number), as a query's
+// text meets it: a string becomes the number JavaScript's Number() reads in
+// it ("" is 0; "1e3" is 1000; "abc" is NaN, which no numeric rule
+// takes), each element of a list too; other values stay as they are.
+func TypeNumber() Decorator {
+	return Transform(func(_ string, v any) (any, error) { return jsNumber(v), nil })
+}
+
+// jsDecimal is a decimal literal as Number() reads one, after trimming.
+var jsDecimal = regexp.MustCompile(`^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$`)
+
+func jsNumber(v any) any {
+	switch v := v.(type) {
+	case []any:
+		out := make([]any, len(v))
+		for i, e := range v {
+			out[i] = jsNumber(e)
+		}
+		return out
+	case bool:
+		if v {
+			return json.Number("1")
+		}
+		return json.Number("0")
+	case string:
+		t := strings.TrimSpace(v)
+		switch {
+		case t == "":
+			return json.Number("0")
+		case t == "Infinity" || t == "+Infinity":
+			return json.Number("+Inf")
+		case t == "-Infinity":
+			return json.Number("-Inf")
+		case jsDecimal.MatchString(t):
+			f, err := strconv.ParseFloat(t, 64)
+			if err != nil { // out of range: Number() gives ±Infinity
+				return json.Number("NaN")
+			}
+			return json.Number(strconv.FormatFloat(f, 'g', -1, 64))
+		case len(t) > 2 && t[0] == '0' && strings.ContainsRune("xXoObB", rune(t[1])):
+			base := map[byte]int{'x': 16, 'o': 8, 'b': 2}[t[1]|0x20]
+			if n, err := strconv.ParseUint(t[2:], base, 64); err == nil && !strings.Contains(t, "_") {
+				return json.Number(strconv.FormatUint(n, 10))
+			}
+		}
+		return json.Number("NaN")
+	}
+	return v
+}
+
 // The class-validator rules the upstream's DTOs use, with its messages.
 
 func IsString() Rule {
@@ -250,8 +317,10 @@ func IsInt() Rule {
 	return Rule{check: func(v any) bool { f, ok := number(v); return ok && f == math.Trunc(f) }, message: "$property must be an integer number"}
 }
 
+// IsNumber holds for a number, not NaN nor infinite, as class-validator's
+// IsNumber() with its default options.
 func IsNumber() Rule {
-	return Rule{check: func(v any) bool { _, ok := number(v); return ok }, message: "$property must be a number conforming to the specified constraints"}
+	return Rule{check: func(v any) bool { f, ok := number(v); return ok && !math.IsNaN(f) && !math.IsInf(f, 0) }, message: "$property must be a number conforming to the specified constraints"}
 }
 
 func IsPositive() Rule {

@@ -1,6 +1,7 @@
 package dto
 
 import (
+	"encoding/json"
 	"testing"
 	"time"
 
@@ -123,11 +124,12 @@ func TestMockRulesAddNothingTheReferenceWouldNotSay(t *testing.T) {
 	c := NewClass("Bounded",
 		Field("name", As(IsString())).Limit(3),
 		Field("quota", Optional(), As(IsNumber())).Whole(),
+		Field("shown", As(IsNotEmpty())).Boolean(),
 	)
 	_, err := c.Decode([]byte(`{"name":1,"quota":"x"}`))
-	assert.Equal(t, Problems{"name must be a string", "quota must be a number conforming to the specified constraints"}, err, "the mock's rules judge only their own type")
-	_, err = c.Decode([]byte(`{"name":"long","quota":1.5}`))
-	assert.Equal(t, Problems{"name must be shorter than or equal to 3 characters", "quota must be an integer number"}, err)
+	assert.Equal(t, Problems{"name must be a string", "quota must be a number conforming to the specified constraints", "shown should not be empty"}, err, "the mock's rules judge only their own type, and a value given")
+	_, err = c.Decode([]byte(`{"name":"long","quota":1.5,"shown":"yes"}`))
+	assert.Equal(t, Problems{"name must be shorter than or equal to 3 characters", "quota must be an integer number", "shown must be a boolean value"}, err)
 }
 
 // FuzzDecode: any body is decoded or refused, never a panic, and a refusal
@@ -151,4 +153,35 @@ func FuzzDecode(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestTypeNumberReadsAsJavaScriptDoes: @Type(() => Number) on a query's
+// text, as Number() reads it.
+func TestTypeNumberReadsAsJavaScriptDoes(t *testing.T) {
+	for in, want := range map[string]string{
+		"": "0", "  ": "0", "7": "7", " 7 ": "7", "-3": "-3", "+2": "2", "1.5": "1.5", ".5": "0.5", "5.": "5",
+		"1e3": "1000", "0x10": "16", "0b101": "5", "0o17": "15", "Infinity": "+Inf", "-Infinity": "-Inf",
+		"abc": "NaN", "1_000": "NaN", "0x": "NaN", "1e": "NaN", "infinity": "NaN", "NaN": "NaN", "1,5": "NaN", "--1": "NaN",
+	} {
+		assert.Equal(t, json.Number(want), jsNumber(in), "%q", in)
+	}
+	assert.Equal(t, []any{json.Number("1"), json.Number("NaN")}, jsNumber([]any{"1", "x"}))
+	assert.Equal(t, json.Number("1"), jsNumber(true))
+	assert.Nil(t, jsNumber(nil))
+
+	c := NewClass("MemoryLaneDto", Field("day", As(IsInt()), TypeNumber(), As(Max(31)), As(Min(1))))
+	for in, want := range map[string]Problems{
+		"x":   {"day must not be less than 1", "day must not be greater than 31", "day must be an integer number"},
+		"1.5": {"day must be an integer number"},
+		"32":  {"day must not be greater than 31"},
+		"":    {"day must not be less than 1"},
+	} {
+		_, err := c.Validate(map[string]any{"day": in})
+		assert.Equal(t, want, err, "%q", in)
+	}
+	b, err := c.Validate(map[string]any{"day": " 12 "})
+	require.NoError(t, err)
+	n, ok := b.Int64("day")
+	assert.True(t, ok)
+	assert.EqualValues(t, 12, n)
 }

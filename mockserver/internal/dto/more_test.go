@@ -15,7 +15,7 @@ var (
 	jobSettings = NewClass("JobSettingsDto", Field("concurrency", As(IsInt()), As(IsPositive())))
 	trash       = NewClass("SystemConfigTrashDto",
 		Field("enabled", ValidateBoolean(false)),
-		Field("days", As(IsInt()), As(Min(0)), ToNumber()),
+		Field("days", As(IsInt()), As(Min(0)), TypeNumber()),
 	)
 	settings = NewClass("SystemConfigDto",
 		Field("trash", ValidateNested(trash, false), As(IsObject())),

@@ -25,9 +25,11 @@ func RoleOf(al *model.AlbumRecord, userID string) string {
 	return ""
 }
 
-// Shared says whether an album is shared: it has users or a link.
+// Shared says whether an album is shared: it has users (not deleted) or a
+// link.
 func (v *View) Shared(al *model.AlbumRecord) bool {
-	return len(al.AlbumUsers) > 0 || v.AlbumHasLink(al.ID)
+	return slices.ContainsFunc(al.AlbumUsers, func(au model.AlbumUserRecord) bool { return v.ActiveUser(au.UserID) != nil }) ||
+		v.AlbumHasLink(al.ID)
 }
 
 // AlbumFilter is what GET /api/albums asks for.
@@ -148,8 +150,9 @@ const (
 )
 
 // AddAlbumAssets adds assets to an album for p, in request order, each with
-// its outcome. The owner and editors add their own assets; the key of an
-// ALBUM link of the album that allows uploads adds its owner's.
+// its outcome. The owner and editors add their own assets and their
+// partners'; the key of an ALBUM link of the album that allows uploads adds
+// its owner's.
 func (tx *Tx) AddAlbumAssets(p Principal, albumID string, ids []string) ([]model.BulkIDResult, error) {
 	st := tx.st
 	al := st.albumByID[albumID]
@@ -175,7 +178,7 @@ func (tx *Tx) AddAlbumAssets(p Principal, albumID string, ids []string) ([]model
 		switch a := st.assetBy[id]; {
 		case in[id]:
 			out = append(out, model.BulkIDResult{ID: id, Error: BulkDuplicate})
-		case a == nil || a.OwnerID != adder:
+		case a == nil || a.OwnerID != adder && (p.Link != nil || !tx.canShare(adder, a)):
 			out = append(out, model.BulkIDResult{ID: id, Error: BulkNoPermission})
 		default:
 			in[id] = true
@@ -354,15 +357,27 @@ func (tx *Tx) RemoveAlbumAssets(p Principal, albumID string, ids []string) ([]mo
 	next.AssetIDs = slices.DeleteFunc(slices.Clone(al.AssetIDs), func(id string) bool { return removed[id] })
 	next.UpdatedAt = tx.Tick()
 	if t := next.AlbumThumbnailAssetID; t != nil && removed[*t] {
-		next.AlbumThumbnailAssetID = nil
-		if len(next.AssetIDs) > 0 {
-			next.AlbumThumbnailAssetID = &next.AssetIDs[0]
-		}
+		next.AlbumThumbnailAssetID = tx.newestOf(next.AssetIDs)
 	}
 	if err := tx.replaceAlbum(&next); err != nil {
 		return nil, internal(err)
 	}
 	return out, nil
+}
+
+// newestOf is the id of the asset created last (by fileCreatedAt) among
+// ids, as the upstream picks an album's next thumbnail; nil for none.
+func (v *View) newestOf(ids []string) *string {
+	var newest *model.AssetRecord
+	for _, id := range ids {
+		if a := v.st.assetBy[id]; a != nil && (newest == nil || a.FileCreatedAt.After(newest.FileCreatedAt.Time)) {
+			newest = a
+		}
+	}
+	if newest == nil {
+		return nil
+	}
+	return new(newest.ID)
 }
 
 // canShare says whether the user may share an asset (add it to an album

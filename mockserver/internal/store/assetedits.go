@@ -407,10 +407,7 @@ func (tx *Tx) removeAssets(gone map[string]bool) error {
 		al := &d.Albums[i]
 		al.AssetIDs = slices.DeleteFunc(slices.Clone(al.AssetIDs), func(id string) bool { return gone[id] })
 		if t := al.AlbumThumbnailAssetID; t != nil && gone[*t] {
-			al.AlbumThumbnailAssetID = nil
-			if len(al.AssetIDs) > 0 {
-				al.AlbumThumbnailAssetID = &al.AssetIDs[0]
-			}
+			al.AlbumThumbnailAssetID = tx.newestOf(al.AssetIDs)
 		}
 	}
 	for i := range d.SharedLinks {
@@ -436,12 +433,12 @@ func (v *View) readableBy(userID string, a *model.AssetRecord) bool {
 	return v.ReadableAsset(Principal{User: &model.UserRecord{User: model.User{ID: userID}}}, a.ID) != nil
 }
 
-// RandomAssets is up to n of the user's assets (visible, out of the trash
-// and the archive), in no order.
+// RandomAssets is up to n of the user's assets (visible, out of the
+// trash; archived ones too, as the upstream picks them), in no order.
 func (v *View) RandomAssets(userID string, n int, r *rand.Rand) []*model.AssetRecord {
 	var pool []*model.AssetRecord
-	for _, a := range v.st.assets {
-		if a.OwnerID == userID && a.IsVisible && Live(a) && !a.IsArchived {
+	for _, a := range v.st.byOwner[userID] {
+		if a.IsVisible && Live(a) {
 			pool = append(pool, a)
 		}
 	}
@@ -459,13 +456,16 @@ func (v *View) MemoryLane(userID string, month time.Month, day int, now time.Tim
 		}
 	}
 	out := map[int][]*model.AssetRecord{}
-	for _, a := range v.st.assets {
-		if !owners[a.OwnerID] || !a.IsVisible || !Live(a) || a.IsArchived {
-			continue
-		}
-		t := a.LocalDateTime.UTC()
-		if t.Month() == month && t.Day() == day && t.Year() < now.Year() {
-			out[now.Year()-t.Year()] = append(out[now.Year()-t.Year()], a)
+	for owner := range owners {
+		for _, a := range v.st.byOwner[owner] {
+			// Only those with pictures: a memory shows its previews.
+			if !a.IsVisible || !Live(a) || a.IsArchived || !a.Resized {
+				continue
+			}
+			t := a.LocalDateTime.UTC()
+			if t.Month() == month && t.Day() == day && t.Year() < now.Year() {
+				out[now.Year()-t.Year()] = append(out[now.Year()-t.Year()], a)
+			}
 		}
 	}
 	for _, as := range out {

@@ -165,12 +165,17 @@ func (v *View) ReadableAsset(p Principal, id string) *model.AssetRecord {
 	return nil
 }
 
-// Statistics counts the user's own assets, of the kinds the filter keeps.
+// Statistics counts the user's own assets, of the kinds the filter keeps:
+// out of the trash, unless trashed says true.
 func (v *View) Statistics(userID string, archived, favorite, trashed *bool) model.AssetStats {
 	var s model.AssetStats
 	keep := func(want *bool, v bool) bool { return want == nil || *want == v }
-	for _, a := range v.st.assets {
-		if a.OwnerID != userID || !a.IsVisible || !keep(archived, a.IsArchived) || !keep(favorite, a.IsFavorite) || !keep(trashed, a.IsTrashed) {
+	inTrash := false // the trash is counted only when asked for
+	if trashed != nil {
+		inTrash = *trashed
+	}
+	for _, a := range v.st.byOwner[userID] {
+		if !a.IsVisible || !keep(archived, a.IsArchived) || !keep(favorite, a.IsFavorite) || a.IsTrashed != inTrash {
 			continue
 		}
 		switch a.Type {

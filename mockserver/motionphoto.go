@@ -1,0 +1,267 @@
+package mockserver
+
+import (
+	"bytes"
+	"crypto/sha1"
+	"encoding/binary"
+	"fmt"
+	"io"
+	"strconv"
+
+	"github.com/mediaspec/mediaspec/mockserver/exif"
+	"github.com/mediaspec/mediaspec/mockserver/internal/store"
+	"github.com/mediaspec/mediaspec/mockserver/mp4"
+)
+
+// A motion photo is a still that carries its few seconds of video inside
+// its own file: Samsung's phones append it to a JPEG (in the trailer their
+// Gallery reads) or keep it in a HEIC's mpvd box; Google's, and Samsung's
+// too, name its length in the JPEG's XMP (Camera:MotionPhoto with a
+// Container:Directory, or the older MicroVideoOffset). The reference
+// extracts that video as a hidden VIDEO asset, the still's
+// livePhotoVideoId, as it does a live photo's livePhotoData; the mock
+// does too, at the upload, reading the file it has just kept.
+
+// motionVideo is the video a motion photo carries: the part the upload
+// reads as its live photo's video, and where it lies in the still's file.
+type motionVideo struct {
+	part      *filePart
+	off, size int64
+}
+
+// motionVideoName is the name given to the part: the hidden video is named
+// after the still, with this extension, as the reference names it.
+const motionVideoName = "motion.mp4"
+
+// kept is an upload's file as it was written to the media folder, read in
+// place; nil without a media folder.
+func (up *upload) kept(f *filePart) *io.SectionReader {
+	var a *arriving
+	switch f {
+	case up.asset:
+		a = up.assetFile
+	case up.live:
+		a = up.liveFile
+	}
+	if a == nil {
+		return nil
+	}
+	return io.NewSectionReader(a.p.f, a.off, a.n)
+}
+
+// readMotionVideo finds the video a still carries, if any, and makes it
+// the upload's live photo video: hashed, and its boxes read, from the file
+// kept in place. A live photo's own livePhotoData wins over it.
+func (up *upload) readMotionVideo(f *filePart) {
+	if up.live != nil || f != up.asset {
+		return
+	}
+	file := up.kept(f)
+	if file == nil {
+		return // no media folder: the file's end was not kept
+	}
+	off, n, ok := findMotionVideo(file, f.head)
+	if !ok {
+		return
+	}
+	h := sha1.New()
+	scan := &mp4.Scanner{SkipCover: true}
+	if _, err := io.Copy(io.MultiWriter(h, scan), io.NewSectionReader(file, off, n)); err != nil {
+		return
+	}
+	part := &filePart{filename: motionVideoName, size: n, video: scan}
+	h.Sum(part.sum[:0])
+	up.motion = &motionVideo{part: part, off: off, size: n}
+	up.live = part
+}
+
+// keepMotionVideo keeps an upload's motion video as the original of its
+// hidden video asset, the bytes of the still's own file, and queues its
+// pictures.
+func (s *server) keepMotionVideo(up *upload, res store.Upload) {
+	m := up.motion
+	if m == nil || s.media == nil || res.Duplicate || res.LiveVideoID == "" || s.media.has(blobOriginal, res.LiveVideoID) {
+		return
+	}
+	if err := s.media.section(blobOriginal, res.LiveVideoID, res.ID, m.off, m.size); err != nil {
+		s.log.Error("upload", "error", fmt.Errorf("the motion photo's video: %w", err))
+		return
+	}
+	s.pictureJobs.add(res.LiveVideoID)
+}
+
+// section makes the bytes [off, off+size) of from's blob of kind the blob
+// of kind for key.
+func (m *media) section(kind blobKind, key, from string, off, size int64) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	b, ok := m.blobs[blobKey{kind, from}]
+	if !ok || off < 0 || size < 0 || off+size > b.size {
+		return fmt.Errorf("no %c blob of %s holding %d bytes at %d", kind, from, size, off)
+	}
+	b.off += off
+	b.size = size
+	if err := m.writeLine(kind, key, b); err != nil {
+		return err
+	}
+	m.blobs[blobKey{kind, key}] = b
+	return nil
+}
+
+// findMotionVideo is where the video of a motion photo lies in its file,
+// found as the reference's exiftool finds it, in its order: a HEIC's mpvd
+// box (MotionPhotoVideo), Samsung's trailer (EmbeddedVideoFile), then the
+// length the XMP in head names. A video found must start as an MP4 does.
+func findMotionVideo(r *io.SectionReader, head []byte) (off, n int64, ok bool) {
+	size := r.Size()
+	switch {
+	case exif.PastHead(head):
+		off, n, ok = heifMotionVideo(r)
+	case bytes.HasPrefix(head, []byte{0xff, 0xd8}):
+		if off, n, ok = samsungTrailerVideo(r); !ok {
+			var length, padding int64
+			if length, padding, ok = xmpMotionVideo(head); ok {
+				off, n = size-length-padding, length
+			}
+		}
+	}
+	if !ok || off < 0 || n < 16 || off+n > size {
+		return 0, 0, false
+	}
+	var ftyp [8]byte
+	if _, err := r.ReadAt(ftyp[:], off); err != nil || string(ftyp[4:]) != "ftyp" {
+		return 0, 0, false
+	}
+	return off, n, true
+}
+
+// maxTopBoxes bounds the top-level boxes of a HEIC walked for its video.
+const maxTopBoxes = 256
+
+// heifMotionVideo is the body of a HEIC's top-level mpvd box.
+func heifMotionVideo(r *io.SectionReader) (off, n int64, ok bool) {
+	var hdr [16]byte
+	for at, i := int64(0), 0; at+8 <= r.Size() && i < maxTopBoxes; i++ {
+		if _, err := r.ReadAt(hdr[:8], at); err != nil {
+			return 0, 0, false
+		}
+		size, body := int64(binary.BigEndian.Uint32(hdr[:])), int64(8)
+		switch size {
+		case 0:
+			size = r.Size() - at
+		case 1:
+			if _, err := r.ReadAt(hdr[8:], at+8); err != nil {
+				return 0, 0, false
+			}
+			size, body = int64(binary.BigEndian.Uint64(hdr[8:])), 16
+		}
+		if size < body || at+size > r.Size() {
+			return 0, 0, false
+		}
+		if string(hdr[4:8]) == "mpvd" {
+			return at + body, size - body, true
+		}
+		at += size
+	}
+	return 0, 0, false
+}
+
+// maxSEFEntries bounds the entries of a Samsung trailer read.
+const maxSEFEntries = 256
+
+// samsungTrailerVideo is the MotionPhoto_Data record of the trailer
+// Samsung's camera appends to a JPEG: at the file's end, a directory
+// ("SEFH", version, count, then per record a type, its offset back from
+// the directory and its length), its length and "SEFT"; each record is 2
+// bytes, its type, its name's length, its name, and its data.
+func samsungTrailerVideo(r *io.SectionReader) (off, n int64, ok bool) {
+	size := r.Size()
+	var tail [8]byte
+	if size < 8 {
+		return 0, 0, false
+	}
+	if _, err := r.ReadAt(tail[:], size-8); err != nil || string(tail[4:]) != "SEFT" {
+		return 0, 0, false
+	}
+	dirLen := int64(binary.LittleEndian.Uint32(tail[:]))
+	dirStart := size - 8 - dirLen
+	if dirLen < 12 || dirStart < 0 || dirLen > 1<<20 {
+		return 0, 0, false
+	}
+	dir := make([]byte, dirLen)
+	if _, err := r.ReadAt(dir, dirStart); err != nil || string(dir[:4]) != "SEFH" {
+		return 0, 0, false
+	}
+	count := min(int(binary.LittleEndian.Uint32(dir[8:])), maxSEFEntries)
+	for i := range count {
+		e := 12 + 12*i
+		if e+12 > len(dir) {
+			break
+		}
+		back := int64(binary.LittleEndian.Uint32(dir[e+4:]))
+		length := int64(binary.LittleEndian.Uint32(dir[e+8:]))
+		start := dirStart - back
+		if start < 0 || length < 8 || start+length > dirStart {
+			continue
+		}
+		var rec [8]byte
+		if _, err := r.ReadAt(rec[:], start); err != nil {
+			continue
+		}
+		nameLen := int64(binary.LittleEndian.Uint32(rec[4:]))
+		if nameLen > 64 || 8+nameLen > length {
+			continue
+		}
+		name := make([]byte, nameLen)
+		if _, err := r.ReadAt(name, start+8); err != nil || string(name) != "MotionPhoto_Data" {
+			continue
+		}
+		return start + 8 + nameLen, length - 8 - nameLen, true
+	}
+	return 0, 0, false
+}
+
+// xmpMotionVideo reads the video's length (and the padding after it) at
+// the file's end from a motion photo's XMP: a Container:Directory item of
+// Item:Semantic "MotionPhoto" (Camera:MotionPhoto 1), or the older
+// GCamera:MicroVideo 1 with MicroVideoOffset.
+func xmpMotionVideo(head []byte) (length, padding int64, ok bool) {
+	start := bytes.Index(head, []byte("<x:xmpmeta"))
+	end := bytes.Index(head, []byte("</x:xmpmeta>"))
+	if start < 0 || end < start {
+		return 0, 0, false
+	}
+	xmp := head[start:end]
+	if i := bytes.Index(xmp, []byte(`Semantic="MotionPhoto"`)); i >= 0 && bytes.Contains(xmp, []byte(`MotionPhoto="1"`)) {
+		// The item's attributes: from its element's start to its end.
+		from := bytes.LastIndexByte(xmp[:i], '<')
+		to := bytes.IndexByte(xmp[i:], '>')
+		if from >= 0 && to >= 0 {
+			item := xmp[from : i+to]
+			length, _ = attribute(item, "Length")
+			padding, _ = attribute(item, "Padding")
+			return length, padding, length > 0
+		}
+	}
+	if bytes.Contains(xmp, []byte(`MicroVideo="1"`)) {
+		length, ok = attribute(xmp, "MicroVideoOffset")
+		return length, 0, ok && length > 0
+	}
+	return 0, 0, false
+}
+
+// attribute is the number a namespaced XML attribute ("Item:Length") of
+// an element's text holds.
+func attribute(element []byte, name string) (int64, bool) {
+	i := bytes.Index(element, []byte(":"+name+`="`))
+	if i < 0 {
+		return 0, false
+	}
+	v := element[i+len(name)+3:]
+	j := bytes.IndexByte(v, '"')
+	if j < 0 {
+		return 0, false
+	}
+	n, err := strconv.ParseInt(string(v[:j]), 10, 64)
+	return n, err == nil && n >= 0
+}
