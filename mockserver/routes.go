@@ -127,7 +127,7 @@ func (s *server) routes() {
 	s.route("GET /api/people/{id}/assets", s.as(user, s.personAssets))
 	s.route("GET /api/people/{id}/thumbnail", noCacheOnError(s.as(user, s.personThumbnail)))
 	s.route("POST /api/search/metadata", s.as(user, withBody(metadataSearchBody, s.searchMetadata)))
-	s.route("POST /api/search/smart", s.as(user, withBody(smartSearchBody, searchSmart)))
+	s.route("POST /api/search/smart", s.as(user, withBody(smartSearchBody, s.searchSmart)))
 	s.route("GET /api/search/explore", s.as(user, s.searchExplore))
 	s.route("GET /api/search/cities", s.as(user, s.searchCities))
 	s.route("GET /api/search/suggestions", s.as(user, s.searchSuggestions))

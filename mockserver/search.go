@@ -137,6 +137,11 @@ func textOf(b dto.Body, name string) *string {
 // searchMetadata is POST /api/search/metadata: 200, a page of the assets
 // the body's filters find, the newest taken first.
 func (s *server) searchMetadata(c *call, b dto.Body) error {
+	return s.search(c, metadataQueryOf(b), b)
+}
+
+// metadataQueryOf reads what a search body's filters ask for.
+func metadataQueryOf(b dto.Body) store.MetadataQuery {
 	q := store.MetadataQuery{
 		ID: optionalID(b, "id"), LibraryID: optionalID(b, "libraryId"),
 		DeviceAssetID: textOf(b, "deviceAssetId"), DeviceID: textOf(b, "deviceId"), Type: textOf(b, "type"),
@@ -167,6 +172,11 @@ func (s *server) searchMetadata(c *call, b dto.Body) error {
 	if n, ok := b.Int64("size"); ok {
 		q.Size = int(n)
 	}
+	return q
+}
+
+// search answers the page of assets q finds, as b asks to show them.
+func (s *server) search(c *call, q store.MetadataQuery, b dto.Body) error {
 	look := assetLook{favoriteOf: c.p().User.ID}
 	look.exif, _ = b.Bool("withExif")
 	look.people, _ = b.Bool("withPeople")
@@ -189,9 +199,27 @@ func (s *server) searchMetadata(c *call, b dto.Body) error {
 }
 
 // searchSmart is POST /api/search/smart: the body judged, then the
-// reference's answer with machine learning off.
-func searchSmart(c *call, _ dto.Body) error {
-	return store.Fail(store.Invalid, "Smart search is not enabled")
+// reference's answer with machine learning off, as it is by default. With
+// machine learning and CLIP on in the settings, the mock finds the
+// query's words in what the assets' metadata says of them (file name,
+// description, place, camera, tags, objects, people), a stand-in for a
+// search by meaning, 100 to a page.
+func (s *server) searchSmart(c *call, b dto.Body) error {
+	var on bool
+	s.store.Read(func(v *store.View) {
+		ml := v.SystemConfig().MachineLearning
+		on = ml.Enabled && ml.CLIP.Enabled
+	})
+	if !on {
+		return store.Fail(store.Invalid, "Smart search is not enabled")
+	}
+	q := metadataQueryOf(b)
+	query, _ := b.String("query")
+	q.Words = strings.Fields(strings.ToLower(query))
+	if _, ok := b.Int64("size"); !ok {
+		q.Size = 100
+	}
+	return s.search(c, q, b)
 }
 
 // exploreLook is an asset as the explore page gets it: with every

@@ -120,10 +120,36 @@ func TestSearchMetadata(t *testing.T) {
 	requireError(t, postJSON(t, srv, "/api/search/metadata", `{}`), 401, "Authentication required")
 }
 
-func TestSearchSmartIsOff(t *testing.T) {
+func TestSearchSmart(t *testing.T) {
 	srv := newRichServer(t)
 	requireError(t, postJSON(t, srv, "/api/search/smart", `{"query":"cat"}`, "x-api-key", keyAlice), 400, "Smart search is not enabled")
 	requireError(t, postJSON(t, srv, "/api/search/smart", `{}`, "x-api-key", keyAlice), 400, []any{"query should not be empty", "query must be a string"})
+
+	// With machine learning on, the query's words are found in the metadata.
+	rep := putConfig(t, srv, keyAlice, configWith(t, map[string]any{"machineLearning.enabled": true}))
+	require.Equal(t, http.StatusOK, rep.status, "%s", rep.body)
+	smart := func(body string) []int {
+		t.Helper()
+		rep := postJSON(t, srv, "/api/search/smart", body, "x-api-key", keyAlice)
+		require.Equal(t, http.StatusOK, rep.status, "%s", rep.body)
+		var out searchAnswer
+		rep.json(t, &out)
+		ids := []int{}
+		for _, a := range out.Assets.Items {
+			for i := 1; i <= 9; i++ {
+				if a.ID == richAsset(i) {
+					ids = append(ids, i)
+				}
+			}
+		}
+		return ids
+	}
+	assert.Equal(t, []int{2, 1}, smart(`{"query":"Maria lisbon"}`), "every word, in any case, in places and people's names")
+	assert.Equal(t, []int{5}, smart(`{"query":"beach","city":"Porto"}`), "with the filters of every search")
+	assert.Equal(t, []int{}, smart(`{"query":"penguin"}`))
+	rep = putConfig(t, srv, keyAlice, configWith(t, map[string]any{"machineLearning.enabled": true, "machineLearning.clip.enabled": false}))
+	require.Equal(t, http.StatusOK, rep.status)
+	requireError(t, postJSON(t, srv, "/api/search/smart", `{"query":"cat"}`, "x-api-key", keyAlice), 400, "Smart search is not enabled")
 }
 
 func TestSearchExploreAndCities(t *testing.T) {

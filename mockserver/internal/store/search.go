@@ -41,6 +41,9 @@ type MetadataQuery struct {
 	Checksum *string
 	// OriginalFileName matches a part of the name, whatever its case.
 	OriginalFileName *string
+	// Words are found, each, in what the asset's metadata says of it
+	// (Text), whatever their case: the mock's stand-in for smart search.
+	Words []string
 	// NoSuchPath: the query names a preview, thumbnail or encoded video
 	// path, which the mock's assets have none of.
 	NoSuchPath                        bool
@@ -132,6 +135,7 @@ func (v *View) SearchMetadata(q MetadataQuery) (items []*model.AssetRecord, hasN
 			case q.LibraryID != nil && (a.LibraryID == nil || *a.LibraryID != *q.LibraryID):
 			case q.Checksum != nil && !sameChecksum(a, sum):
 			case q.OriginalFileName != nil && !strings.Contains(strings.ToLower(a.OriginalFileName), name):
+			case len(q.Words) > 0 && !hasWords(v.Text(a), q.Words):
 			case !keep(q.IsFavorite, a.IsFavorite), !keep(q.IsOffline, a.IsOffline), !keep(q.IsVisible, a.IsVisible),
 				!keep(isArchived, a.IsArchived):
 			case q.IsEncoded && a.Type != model.AssetVideo, q.IsMotion && a.LivePhotoVideoID == nil:
@@ -344,4 +348,37 @@ func (v *View) MapMarkers(q MarkerQuery) []*model.AssetRecord {
 		return cmp.Or(b.FileCreatedAt.Compare(a.FileCreatedAt.Time), cmp.Compare(a.ID, b.ID))
 	})
 	return out
+}
+
+// Text is what an asset's metadata says of it, in lower case: its file
+// name, description, place, camera, tags, objects and people's names.
+func (v *View) Text(a *model.AssetRecord) string {
+	parts := []string{a.OriginalFileName}
+	if e := a.ExifInfo; e != nil {
+		for _, p := range []*string{e.Description, e.City, e.State, e.Country, e.Make, e.Model, e.LensModel} {
+			if p != nil {
+				parts = append(parts, *p)
+			}
+		}
+	}
+	if a.SmartInfo != nil {
+		parts = append(parts, a.SmartInfo.Tags...)
+		parts = append(parts, a.SmartInfo.Objects...)
+	}
+	for _, f := range a.Faces {
+		if p := v.st.personByID[f.PersonID]; p != nil {
+			parts = append(parts, p.Name)
+		}
+	}
+	return strings.ToLower(strings.Join(parts, "\n"))
+}
+
+// hasWords says whether text holds every word (lower case).
+func hasWords(text string, words []string) bool {
+	for _, w := range words {
+		if !strings.Contains(text, w) {
+			return false
+		}
+	}
+	return true
 }
