@@ -203,3 +203,10 @@ func TestDatasetStreamsActivitiesAndSettings(t *testing.T) {
 	require.NoError(t, streamDataset(w, db.Records()))
 	assert.Equal(t, string(want), w.Body.String())
 }
+
+// madeActivity is the id of a comment Alice makes on her album, for a
+// test to delete.
+func madeActivity(t *testing.T, srv *httptest.Server) string {
+	t.Helper()
+	return postActivity(t, srv, keyAlice, `{"albumId":"`+testAlbumID+`","type":"comment","comment":"to delete"}`, http.StatusCreated)["id"].(string)
+}
