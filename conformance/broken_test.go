@@ -476,6 +476,24 @@ func TestBrokenVariantsAreCaught(t *testing.T) {
 			caughtBy: "An API key made in a session works at once",
 			tags:     "@sessions",
 		},
+		{
+			name:     "lets a link's holder download what the link does not allow",
+			break_:   downloadsAsOwner,
+			caughtBy: "A link that does not allow downloads gives nothing, through any route",
+			tags:     "@downloads",
+		},
+		{
+			name:     "leaves a photo out of an archive",
+			break_:   archiveLeavesOneOut,
+			caughtBy: "A link that allows downloads gives an archive of exactly its photos",
+			tags:     "@downloads",
+		},
+		{
+			name:     "sends other bytes in a well-formed archive",
+			break_:   archiveOtherBytes,
+			caughtBy: "A link that allows downloads gives an archive of exactly its photos",
+			tags:     "@downloads",
+		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
@@ -518,22 +536,23 @@ func shortList(names []string, n int) string {
 // uploaded would be decoded, resized and encoded twice, which under the
 // race detector doubles the time of the whole test.
 func target(t *testing.T, tags string, wrap func(http.Handler, model.Dataset) http.Handler, referenceShapes bool) string {
-	if strings.Contains(tags, "@pictures") {
+	if strings.Contains(tags, "@pictures") || strings.Contains(tags, "@downloads") {
 		return startMock(t, smallData, wrap)
 	}
 	return startMockWith(t, mockserver.Config{MaxUploadBytes: uploadLimit, ReferenceShapes: referenceShapes}, smallData, wrap)
 }
 
-// picturesOnlyFor leaves the pictures' scenarios out of a variant's run
-// unless its tags ask for them (target).
+// picturesOnlyFor leaves the pictures' scenarios, and the downloads' (which
+// need the files kept too), out of a variant's run unless its tags ask for
+// them (target).
 func picturesOnlyFor(tags string) string {
 	switch {
-	case strings.Contains(tags, "@pictures"):
+	case strings.Contains(tags, "@pictures"), strings.Contains(tags, "@downloads"):
 		return tags
 	case tags == "":
-		return "~@pictures"
+		return "~@pictures && ~@downloads"
 	}
-	return tags + " && ~@pictures"
+	return tags + " && ~@pictures && ~@downloads"
 }
 
 func isUpload(r *http.Request) bool {

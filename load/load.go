@@ -52,15 +52,21 @@ const (
 	// ScenarioFile fetches the original of that asset: GET
 	// {target}/asset/file/{id}.
 	ScenarioFile Scenario = "file"
+	// ScenarioArchive downloads a zip of ArchiveFiles files of UploadSize,
+	// uploaded before the run: POST {target}/download/archive.
+	ScenarioArchive Scenario = "archive"
 )
 
 // Scenarios lists every scenario.
 func Scenarios() []Scenario {
-	return []Scenario{ScenarioList, ScenarioUpload, ScenarioMixed, ScenarioAlbum, ScenarioThumbnail, ScenarioFile}
+	return []Scenario{ScenarioList, ScenarioUpload, ScenarioMixed, ScenarioAlbum, ScenarioThumbnail, ScenarioFile, ScenarioArchive}
 }
 
 // DefaultAlbumAssets is how many assets the album scenario's album holds.
 const DefaultAlbumAssets = 500
+
+// DefaultArchiveFiles is how many files the archive scenario's zip holds.
+const DefaultArchiveFiles = 20
 
 // Defaults of a Config's zero fields.
 const (
@@ -112,6 +118,10 @@ type Config struct {
 	Tag string
 	// Timeout bounds each request (DefaultTimeout if zero).
 	Timeout time.Duration
+	// ArchiveFiles is how many files, of UploadSize each, the archive
+	// scenario's zip holds (DefaultArchiveFiles if zero); they are uploaded
+	// before the run.
+	ArchiveFiles int
 	// AlbumAssets is how many assets the album scenario's album holds
 	// (DefaultAlbumAssets if zero); they are uploaded before the run.
 	AlbumAssets int
@@ -144,12 +154,15 @@ func (c Config) withDefaults() (Config, *url.URL, error) {
 	if c.AlbumAssets == 0 {
 		c.AlbumAssets = DefaultAlbumAssets
 	}
+	if c.ArchiveFiles == 0 {
+		c.ArchiveFiles = DefaultArchiveFiles
+	}
 	if c.ProgressEvery <= 0 {
 		c.ProgressEvery = 500 * time.Millisecond
 	}
 	switch {
 	case !slices.Contains(Scenarios(), c.Scenario):
-		return c, nil, fmt.Errorf("%w: unknown scenario %q (want list, upload, mixed or album)", ErrConfig, c.Scenario)
+		return c, nil, fmt.Errorf("%w: unknown scenario %q (want list, upload, mixed, album, thumbnail, file or archive)", ErrConfig, c.Scenario)
 	case c.Duration < 0:
 		return c, nil, fmt.Errorf("%w: duration %s is negative", ErrConfig, c.Duration)
 	case c.Concurrency < 0 || c.Concurrency > 10000:
@@ -160,6 +173,8 @@ func (c Config) withDefaults() (Config, *url.URL, error) {
 		return c, nil, fmt.Errorf("%w: upload size %d is negative", ErrConfig, c.UploadSize)
 	case c.AlbumAssets < 0 || c.AlbumAssets > 100000:
 		return c, nil, fmt.Errorf("%w: album assets %d is not between 1 and 100000", ErrConfig, c.AlbumAssets)
+	case c.ArchiveFiles < 0 || c.ArchiveFiles > 10000:
+		return c, nil, fmt.Errorf("%w: archive files %d is not between 1 and 10000", ErrConfig, c.ArchiveFiles)
 	case c.Timeout < 0:
 		return c, nil, fmt.Errorf("%w: timeout %s is negative", ErrConfig, c.Timeout)
 	case c.Scenario != ScenarioList && c.Scenario != ScenarioAlbum && c.UploadSize < minUploadSize:
@@ -202,11 +217,12 @@ const (
 	opAlbum
 	opThumbnail
 	opFile
+	opArchive
 	numOps
 )
 
 func (o operation) String() string {
-	return [...]string{"list", "upload", "album", "thumbnail", "file"}[o]
+	return [...]string{"list", "upload", "album", "thumbnail", "file", "archive"}[o]
 }
 
 // pick returns the operation of a worker's i-th request.
@@ -220,6 +236,8 @@ func (s Scenario) pick(worker, i int) operation {
 		return opThumbnail
 	case ScenarioFile:
 		return opFile
+	case ScenarioArchive:
+		return opArchive
 	case ScenarioMixed:
 		// One in five uploads, the workers out of step with each other.
 		if (i+worker)%5 == 0 {
@@ -254,7 +272,12 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 	}
 
 	var albumURL, assetID string
+	var archiveBody []byte
 	switch cfg.Scenario {
+	case ScenarioArchive:
+		if archiveBody, err = makeArchive(ctx, client, target, cfg, tag, filler); err != nil {
+			return Result{}, err
+		}
 	case ScenarioAlbum:
 		if albumURL, err = makeAlbum(ctx, client, target, cfg, tag, filler); err != nil {
 			return Result{}, err
@@ -274,6 +297,9 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 			listURL:  target.JoinPath("shared-links").String(),
 			uploadTo: target.JoinPath("asset", "upload").String(),
 			albumURL: albumURL,
+
+			archiveURL:  target.JoinPath("download", "archive").String(),
+			archiveBody: archiveBody,
 		}
 		if assetID != "" {
 			w.thumbnailURL = target.JoinPath("asset", "thumbnail", assetID).String()
@@ -352,39 +378,9 @@ func sharedAsset(ctx context.Context, client *http.Client, target *url.URL, apiK
 }
 
 func makeAlbum(ctx context.Context, client *http.Client, target *url.URL, cfg Config, tag string, filler []byte) (string, error) {
-	form, err := newUploadForm(tag, 0, minUploadSize, filler)
+	ids, err := uploadFiles(ctx, client, target, cfg, tag, filler, cfg.AlbumAssets, minUploadSize)
 	if err != nil {
-		return "", err
-	}
-	send := func(req *http.Request, want int, out any) error {
-		req.Header.Set("x-api-key", cfg.APIKey)
-		resp, err := client.Do(req)
-		if err != nil {
-			return err
-		}
-		defer resp.Body.Close()
-		body, err := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
-		if err != nil {
-			return err
-		}
-		if resp.StatusCode != want {
-			return fmt.Errorf("%s %s answered %d: %s", req.Method, req.URL.Path, resp.StatusCode, body)
-		}
-		return json.Unmarshal(body, out)
-	}
-	ids := make([]string, 0, cfg.AlbumAssets)
-	for n := range uint64(cfg.AlbumAssets) {
-		req, err := http.NewRequestWithContext(ctx, http.MethodPost, target.JoinPath("asset", "upload").String(), form.body(n))
-		if err != nil {
-			return "", err
-		}
-		req.ContentLength = form.length()
-		req.Header.Set("Content-Type", form.contentType)
-		var up struct{ ID string }
-		if err := send(req, http.StatusCreated, &up); err != nil {
-			return "", fmt.Errorf("making the album's assets: %w", err)
-		}
-		ids = append(ids, up.ID)
+		return "", fmt.Errorf("making the album's assets: %w", err)
 	}
 	body, err := json.Marshal(map[string]any{"albumName": "mediaspec load " + tag, "assetIds": ids})
 	if err != nil {
@@ -399,13 +395,66 @@ func makeAlbum(ctx context.Context, client *http.Client, target *url.URL, cfg Co
 		ID         string
 		AssetCount int
 	}
-	if err := send(req, http.StatusCreated, &album); err != nil {
+	if err := sendJSON(client, cfg.APIKey, req, http.StatusCreated, &album); err != nil {
 		return "", fmt.Errorf("making the album: %w", err)
 	}
 	if album.AssetCount != len(ids) {
 		return "", fmt.Errorf("the album holds %d assets, not the %d uploaded", album.AssetCount, len(ids))
 	}
 	return target.JoinPath("albums", album.ID).String(), nil
+}
+
+// makeArchive uploads cfg.ArchiveFiles new files of cfg.UploadSize and
+// returns the body of the request for their archive.
+func makeArchive(ctx context.Context, client *http.Client, target *url.URL, cfg Config, tag string, filler []byte) ([]byte, error) {
+	ids, err := uploadFiles(ctx, client, target, cfg, tag, filler, cfg.ArchiveFiles, cfg.UploadSize)
+	if err != nil {
+		return nil, fmt.Errorf("making the archive's files: %w", err)
+	}
+	return json.Marshal(map[string]any{"assetIds": ids})
+}
+
+// sendJSON sends req as the key's user and decodes its answer, which must
+// have the status want, into out.
+func sendJSON(client *http.Client, apiKey string, req *http.Request, want int, out any) error {
+	req.Header.Set("x-api-key", apiKey)
+	resp, err := client.Do(req)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
+	if err != nil {
+		return err
+	}
+	if resp.StatusCode != want {
+		return fmt.Errorf("%s %s answered %d: %s", req.Method, req.URL.Path, resp.StatusCode, body)
+	}
+	return json.Unmarshal(body, out)
+}
+
+// uploadFiles uploads n new files of size bytes, one after the other,
+// and returns their ids.
+func uploadFiles(ctx context.Context, client *http.Client, target *url.URL, cfg Config, tag string, filler []byte, n int, size int64) ([]string, error) {
+	form, err := newUploadForm(tag, 0, size, filler)
+	if err != nil {
+		return nil, err
+	}
+	ids := make([]string, 0, n)
+	for i := range uint64(n) {
+		req, err := http.NewRequestWithContext(ctx, http.MethodPost, target.JoinPath("asset", "upload").String(), form.body(i))
+		if err != nil {
+			return nil, err
+		}
+		req.ContentLength = form.length()
+		req.Header.Set("Content-Type", form.contentType)
+		var up struct{ ID string }
+		if err := sendJSON(client, cfg.APIKey, req, http.StatusCreated, &up); err != nil {
+			return nil, err
+		}
+		ids = append(ids, up.ID)
+	}
+	return ids, nil
 }
 
 // runTag returns a random tag that makes this run's files unlike any other
@@ -496,9 +545,12 @@ type worker struct {
 	albumURL string
 	// thumbnailURL and fileURL are the pictures of the picture scenarios.
 	thumbnailURL, fileURL string
-	form                  *uploadForm
-	uploads               uint64
-	files                 uint64 // how many different files the worker uploads; 0: a new one each time
+	// archiveURL and archiveBody are the archive scenario's request.
+	archiveURL  string
+	archiveBody []byte
+	form        *uploadForm
+	uploads     uint64
+	files       uint64 // how many different files the worker uploads; 0: a new one each time
 
 	ops  [numOps]*opStats
 	done atomic.Int64 // requests completed
@@ -618,6 +670,14 @@ func (w *worker) request(ctx context.Context, op operation) (*http.Request, erro
 		if req, err = http.NewRequestWithContext(ctx, http.MethodGet, w.albumURL, nil); err != nil {
 			return nil, fmt.Errorf("new request: %w", err)
 		}
+	case opArchive:
+		if req, err = http.NewRequestWithContext(ctx, http.MethodPost, w.archiveURL, bytes.NewReader(w.archiveBody)); err != nil {
+			return nil, fmt.Errorf("new request: %w", err)
+		}
+		req.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(w.archiveBody)), nil }
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("x-api-key", w.apiKey)
+		return req, nil
 	case opThumbnail, opFile:
 		u := w.thumbnailURL
 		if op == opFile {

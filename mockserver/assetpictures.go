@@ -42,17 +42,23 @@ func (s *server) pictureSource(p store.Principal, id string) (pictureSource, err
 	if a == nil {
 		return pictureSource{}, store.Fail(store.NoAccess, "Not found or no asset.view access")
 	}
+	return sourceOf(a, p.Link == nil || p.Link.AllowDownload), nil
+}
+
+// sourceOf is what the mock needs to make or find a's pictures; download
+// says whether its original may be sent.
+func sourceOf(a *model.AssetRecord, download bool) pictureSource {
 	src := pictureSource{
 		id: a.ID, checksum: a.Checksum,
-		updatedAt: a.UpdatedAt.Time, download: p.Link == nil || p.Link.AllowDownload,
+		updatedAt: a.UpdatedAt.Time, download: download,
 		name: a.OriginalFileName,
 	}
 	if a.Thumbhash == nil {
-		return src, nil
+		return src
 	}
 	hash, err := base64.StdEncoding.DecodeString(*a.Thumbhash)
 	if err != nil || thumbhash.Check(hash) != nil {
-		return src, nil // a hash no client can render either: no pictures
+		return src // a hash no client can render either: no pictures
 	}
 	src.thumbhash = hash
 	if x := a.ExifInfo; x != nil && x.ExifImageWidth != nil && x.ExifImageHeight != nil && *x.ExifImageWidth >= 1 && *x.ExifImageHeight >= 1 {
@@ -66,7 +72,7 @@ func (s *server) pictureSource(p store.Principal, id string) (pictureSource, err
 			src.w, src.h = int(fallbackLongSide*ratio), fallbackLongSide
 		}
 	}
-	return src, nil
+	return src
 }
 
 // pictureKind is one of the pictures of an asset.
@@ -144,7 +150,7 @@ func servePicture(w http.ResponseWriter, r *http.Request, src pictureSource, kin
 	h.Set("Content-Type", contentType)
 	h.Set("ETag", strconv.Quote(fmt.Sprintf("%s-%d-%d", src.checksum, kind, size)))
 	_ = http.NewResponseController(w).SetWriteDeadline(time.Now().Add(writeDeadline(int(min(size, 1<<40)))))
-	http.ServeContent(w, r, "", modified, content)
+	serveContent(w, r, modified, content)
 }
 
 // serveKept answers a picture the media folder keeps for an upload (its

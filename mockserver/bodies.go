@@ -58,9 +58,19 @@ var bulkIDsBody = dto.NewClass("BulkIdsDto",
 	dto.Field("ids", uuids),
 )
 
-// AssetIdsDto: PUT and DELETE /api/shared-links/{id}/assets.
+// AssetIdsDto: PUT and DELETE /api/shared-links/{id}/assets, POST
+// /api/download/archive.
 var assetIDsBody = dto.NewClass("AssetIdsDto",
 	dto.Field("assetIds", uuids),
+)
+
+// DownloadInfoDto: POST /api/download/info. (POST /api/download/archive
+// takes AssetIdsDto.)
+var downloadInfoBody = dto.NewClass("DownloadInfoDto",
+	dto.Field("assetIds", optionalUUIDs),
+	dto.Field("albumId", optionalUUID),
+	dto.Field("userId", optionalUUID),
+	dto.Field("archiveSize", dto.As(dto.IsInt()), dto.As(dto.IsPositive()), optional),
 )
 
 // SharedLinkCreateDto: POST /api/shared-links.

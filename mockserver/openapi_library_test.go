@@ -285,6 +285,17 @@ func TestEveryLibraryResponseValidates(t *testing.T) {
 			breaksUpstream: "birthDate"},
 		{name: "a person, born tomorrow", method: "POST", path: "/api/people", body: `{"birthDate":"2099-01-01"}`, headers: alice, status: 400},
 
+		// Downloads.
+		{name: "download info", method: "POST", path: "/api/download/info", body: `{"albumId":"` + album + `"}`, headers: alice, status: 201},
+		{name: "download info, nothing asked", method: "POST", path: "/api/download/info", body: `{}`, headers: alice, status: 400},
+		{name: "download archive", method: "POST", path: "/api/download/archive", body: `{"assetIds":["` + a1 + `","` + a2 + `"]}`, headers: alice, status: 200},
+		{name: "download archive, another's", method: "POST", path: "/api/download/archive", body: `{"assetIds":["` + a1 + `"]}`, headers: carol, status: 400},
+		{name: "download an asset", method: "POST", path: "/api/download/asset/" + a1, headers: alice, status: 200,
+			// The reference sends the file's own type, as the mock does; its
+			// document says application/octet-stream.
+			breaksUpstream: `value is not one of the documented media types ["application/octet-stream"]`},
+		{name: "download an asset, another's", method: "POST", path: "/api/download/asset/" + a1, headers: carol, status: 400},
+
 		// Activities, the server's settings, people, search and the map.
 		{name: "activities", method: "GET", path: "/api/activities?albumId=" + testAlbumID, headers: bob, status: 200},
 		{name: "activities, another's album", method: "GET", path: "/api/activities?albumId=" + testAlbumID, headers: carol, status: 400},

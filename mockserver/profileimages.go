@@ -237,7 +237,7 @@ func (s *server) profileImage(c *call) error {
 		size, _ := r.Seek(0, io.SeekEnd)
 		_, _ = r.Seek(0, io.SeekStart)
 		_ = http.NewResponseController(c.w).SetWriteDeadline(time.Now().Add(writeDeadline(int(size))))
-		http.ServeContent(c.w, c.r, "", at, r)
+		serveContent(c.w, c.r, at, r)
 		return nil
 	}
 	key := "profile/" + u.ID + "/" + u.AvatarColor
@@ -253,6 +253,6 @@ func (s *server) profileImage(c *call) error {
 	if changed.IsZero() {
 		changed = u.CreatedAt
 	}
-	http.ServeContent(c.w, c.r, "", changed.Time, bytes.NewReader(body))
+	serveContent(c.w, c.r, changed.Time, bytes.NewReader(body))
 	return nil
 }

@@ -63,6 +63,11 @@ func (s *server) routes() {
 	s.route("GET /api/asset/thumbnail/{id}", noCacheOnError(s.as(userOrLink, s.picture(false))))
 	s.route("GET /api/asset/file/{id}", noCacheOnError(s.as(userOrLink, s.picture(true))))
 
+	// Downloads.
+	s.route("POST /api/download/info", s.as(userOrLink, withBody(downloadInfoBody, s.downloadInfo)))
+	s.route("POST /api/download/archive", s.as(userOrLink, withBody(assetIDsBody, s.downloadArchive)))
+	s.route("POST /api/download/asset/{id}", noCacheOnError(s.as(userOrLink, s.downloadAsset)))
+
 	// Logging in and out.
 	s.route("POST /api/auth/login", s.as(anyone, withBody(loginBody, s.login)))
 	s.route("POST /api/auth/admin-sign-up", s.as(anyone, withBody(signUpBody, s.signUpAdmin)))

@@ -86,6 +86,7 @@ type server struct {
 	uploadBuffers            *bufferPool
 	large                    largeAnswers
 	datasets                 largeAnswers
+	archives                 largeAnswers // the archives being written (downloads.go)
 	pictures                 *pictureCache
 	profiles                 *profileImages
 	media                    *media // nil: uploads are not kept
@@ -151,6 +152,7 @@ func newServer(cfg Config) (*server, error) {
 	s.uploadBuffers = newBufferPool()
 	s.large = make(largeAnswers, maxLargeAnswers)
 	s.datasets = make(largeAnswers, maxDatasetAnswers)
+	s.archives = make(largeAnswers, maxArchives)
 	s.pictures = newPictureCache(cmp.Or(cfg.ThumbnailCache, DefaultThumbnailCache))
 	s.live = s.newLiveHub()
 	if cfg.MediaDir != "" {

@@ -46,7 +46,8 @@ type scenario struct {
 	linksRaw   []byte
 	otherLinks []link
 
-	wf workflow // albums, a link's life, its holder, the batch check
+	wf workflow    // albums, a link's life, its holder, the batch check
+	dl downloading // what a link's holder downloads
 
 	step       string          // the id of the step that runs
 	unjudged   *ViolationError // how the last answer breaks the document, until judged
@@ -75,6 +76,7 @@ func Register(sc *godog.ScenarioContext, cfg Config) {
 	s.registerWorkflows(sc)
 	s.registerFiles(sc)
 	s.registerServer(sc)
+	s.registerDownloads(sc)
 }
 
 // needs skips a scenario whose tags ask for what the target lacks.

@@ -27,9 +27,10 @@ func runLoad(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	fs.StringVar(&cfg.Target, "target", "", "the API's base URL, base path included, e.g. http://127.0.0.1:2283/api (required)")
 	durationFlagVar(fs, &cfg.Duration, "duration", load.DefaultDuration, "how long to send requests, e.g. 30s")
 	fs.IntVar(&cfg.Concurrency, "concurrency", load.DefaultConcurrency, "workers, each with one request at a time")
-	fs.StringVar(&scenario, "scenario", string(load.ScenarioList), "list (GET /shared-links), upload (POST /asset/upload, a new file each time), mixed (4 lists to 1 upload) or album (GET /albums/{id} of an album of 500 assets it makes first)")
+	fs.StringVar(&scenario, "scenario", string(load.ScenarioList), "list (GET /shared-links), upload (POST /asset/upload, a new file each time), mixed (4 lists to 1 upload), album (GET /albums/{id} of an album of 500 assets it makes first), thumbnail or file (of the first asset of the caller's first link), or archive (POST /download/archive of --archive-files files of --upload-size it uploads first)")
 	cfg.UploadSize = load.DefaultUploadSize
 	fs.Var((*sizeValue)(&cfg.UploadSize), "upload-size", "size of each uploaded file: bytes, or with a unit (KiB, MiB, GiB, kB, MB, GB)")
+	fs.IntVar(&cfg.ArchiveFiles, "archive-files", load.DefaultArchiveFiles, "files of the archive scenario's zip, each of --upload-size")
 	fs.StringVar(&cfg.APIKey, "api-key", defaultAPIKey, "API key sent in the x-api-key header")
 	durationFlagVar(fs, &cfg.Timeout, "timeout", load.DefaultTimeout, "limit of each request, e.g. 10s")
 	fs.BoolVar(&cfg.AllowRemote, "allow-remote", false, "allow a target that is not on this machine (by default only localhost and loopback addresses)")

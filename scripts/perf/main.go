@@ -5,6 +5,9 @@
 //	               alike, one after the other, and prints both and the ratios
 //	perf soak      (make soak) runs mixed load on `mediaspec serve` and checks
 //	               that its memory stays flat
+//	perf floor     (make bench) measures `mediaspec serve` against a bare
+//	               server (perf bare) that writes the mock's listing bytes
+//	               and only hashes upload bodies, and its memory and scale
 //
 // Both start the servers they measure as child processes on free loopback
 // ports and stop them when done, on an error, or on SIGINT/SIGTERM (each in
@@ -40,7 +43,7 @@ func main() {
 	}
 }
 
-const usage = `usage: perf compare|soak [flags] (perf compare -h, perf soak -h)`
+const usage = `usage: perf compare|soak|floor [flags] (perf compare -h, perf soak -h, perf floor -h)`
 
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
@@ -51,6 +54,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return runCompare(ctx, args[1:], stdout, stderr)
 	case "soak":
 		return runSoak(ctx, args[1:], stdout, stderr)
+	case "floor":
+		return runFloor(ctx, args[1:], stdout, stderr)
+	case "bare":
+		return runBare(ctx, args[1:], stderr)
 	}
 	return fmt.Errorf("unknown command %q; %s", args[0], usage)
 }
