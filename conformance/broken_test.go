@@ -494,6 +494,48 @@ func TestBrokenVariantsAreCaught(t *testing.T) {
 			caughtBy: "A link that allows downloads gives an archive of exactly its photos",
 			tags:     "@downloads",
 		},
+		{
+			name:     "shows a link's holder the photos its owner trashed",
+			break_:   showsTrashInLinks,
+			caughtBy: "A trashed photo leaves a link",
+			tags:     "@library",
+		},
+		{
+			name:     "says a photo was taken out of an album and keeps it there",
+			break_:   keepsPhotosTakenOutOfAlbums,
+			caughtBy: "A photo taken out of an album leaves the album's link",
+			tags:     "@library",
+		},
+		{
+			name:     "shows a link's holder only the photos of the link's owner",
+			break_:   showsLinksOnlyTheirOwnersPhotos,
+			caughtBy: "A photo an editor adds to a shared album joins the album's link",
+			tags:     "@library",
+		},
+		{
+			name:     "counts one photo too many in each month of a link's timeline",
+			break_:   countsTimelineMonthsOneTooMany,
+			caughtBy: "A link's timeline counts and shows exactly",
+			tags:     "@library",
+		},
+		{
+			name:     "keeps a deleted user's links open",
+			break_:   opensDeletedUsersLinks,
+			caughtBy: "A deleted user's links open nothing",
+			tags:     "@accounts",
+		},
+		{
+			name:     "lets an upload past its owner's storage quota",
+			break_:   letsUploadsPastQuota,
+			caughtBy: "A storage quota refuses an upload that would pass it",
+			tags:     "@accounts",
+		},
+		{
+			name:     "tells every connection of an upload, whoever's it is",
+			break_:   tellsEveryConnectionOfUploads,
+			caughtBy: "An upload is told to its owner's connection and to no other user's",
+			tags:     "@live",
+		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()

@@ -59,6 +59,9 @@ func startMockWith(t *testing.T, cfg mockserver.Config, opts fake.Options, wrap 
 	}
 	srv := httptest.NewServer(h)
 	t.Cleanup(srv.Close)
+	if c, ok := h.(io.Closer); ok { // a wrapper with a server of its own
+		t.Cleanup(func() { _ = c.Close() })
+	}
 	return srv.URL + "/api"
 }
 

@@ -21,7 +21,7 @@ Feature: Shared link data a client can rely on
     Then every album with assets starts at its earliest asset and ends at its latest, and an empty one has no dates
 
   Scenario: The owner is the same wherever it appears
-    Then each link's owner also owns its album and every one of its assets
+    Then each link's owner also owns its album and every one of its assets, but those its album's users added
 
   Scenario: Checksums are base64-encoded SHA-1 digests
     Then every asset's checksum is a base64-encoded SHA-1 digest

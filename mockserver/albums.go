@@ -100,7 +100,7 @@ func (s *server) album(c *call) error {
 	if err != nil {
 		return err
 	}
-	s.large.write(c.w, http.StatusOK, a.body, a.etag)
+	s.large.write(c.w, http.StatusOK, a)
 	return nil
 }
 

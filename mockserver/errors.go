@@ -106,6 +106,11 @@ func writeRawJSON(w http.ResponseWriter, status int, body []byte) {
 // writeTagged is writeRawJSON of a body whose ETag is known: 304 without
 // it to a request whose If-None-Match names it.
 func writeTagged(w http.ResponseWriter, status int, body []byte, etag string) {
+	writeTaggedParts(w, status, [][]byte{body}, len(body), etag)
+}
+
+// writeTaggedParts is writeTagged for a body in parts, of size bytes in all.
+func writeTaggedParts(w http.ResponseWriter, status int, parts [][]byte, size int, etag string) {
 	h := w.Header()
 	h.Set("ETag", etag)
 	if notModified(w, status, etag) {
@@ -114,17 +119,19 @@ func writeTagged(w http.ResponseWriter, status int, body []byte, etag string) {
 	}
 	rc := http.NewResponseController(w)
 	h.Set("Content-Type", "application/json")
-	h.Set("Content-Length", strconv.Itoa(len(body)))
+	h.Set("Content-Length", strconv.Itoa(size))
 	// Not every ResponseWriter can set deadlines (a recorder in a test).
-	_ = rc.SetWriteDeadline(time.Now().Add(writeDeadline(min(len(body), writeChunk))))
+	_ = rc.SetWriteDeadline(time.Now().Add(writeDeadline(min(size, writeChunk))))
 	w.WriteHeader(status)
-	for len(body) > 0 {
-		n := min(len(body), writeChunk)
-		_ = rc.SetWriteDeadline(time.Now().Add(writeDeadline(n)))
-		if _, err := w.Write(body[:n]); err != nil {
-			return
+	for _, body := range parts {
+		for len(body) > 0 {
+			n := min(len(body), writeChunk)
+			_ = rc.SetWriteDeadline(time.Now().Add(writeDeadline(n)))
+			if _, err := w.Write(body[:n]); err != nil {
+				return
+			}
+			body = body[n:]
 		}
-		body = body[n:]
 	}
 }
 

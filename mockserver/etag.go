@@ -16,7 +16,12 @@ import (
 // etagOf is the reference's ETag of a body.
 func etagOf(body []byte) string {
 	sum := sha1.Sum(body)
-	return `"` + strconv.FormatInt(int64(len(body)), 16) + "-" + base64.StdEncoding.EncodeToString(sum[:])[:27] + `"`
+	return etagOfSum(len(body), sum[:])
+}
+
+// etagOfSum is the ETag of a body of size bytes whose SHA-1 is sum.
+func etagOfSum(size int, sum []byte) string {
+	return `"` + strconv.FormatInt(int64(size), 16) + "-" + base64.StdEncoding.EncodeToString(sum)[:27] + `"`
 }
 
 // conditionalWriter carries what a request asks of its answer's tag.

@@ -38,12 +38,12 @@ func (l largeAnswers) release() { <-l }
 
 // write writes an encoded answer with its ETag, in one of the places if it
 // is large.
-func (l largeAnswers) write(w http.ResponseWriter, status int, body []byte, etag string) {
-	if len(body) >= largeAnswer {
+func (l largeAnswers) write(w http.ResponseWriter, status int, a encodedAnswer) {
+	if a.size >= largeAnswer {
 		if !l.take(w) {
 			return
 		}
 		defer l.release()
 	}
-	writeTagged(w, status, body, etag)
+	writeTaggedParts(w, status, a.parts, a.size, a.etag)
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -216,7 +217,7 @@ func TestEncodedAnswersStayBounded(t *testing.T) {
 	}
 	kept := func() (n int) {
 		for _, a := range c.answers {
-			n += len(a.body)
+			n += a.size
 		}
 		return n
 	}
@@ -287,4 +288,26 @@ func TestWorthTrimming(t *testing.T) {
 	assert.False(t, worthTrimming(120<<20, 100<<20), "little more than after the last trim")
 	assert.True(t, worthTrimming(500<<20, 100<<20), "after a crowd of stalled clients")
 	assert.Positive(t, heapHeld())
+}
+
+// TestListingInPiecesIsTheWholeListing: the listing, encoded a link at a
+// time into pieces, is byte for byte the listing encoded whole, with the
+// ETag of those bytes, however many pieces it takes.
+func TestListingInPiecesIsTheWholeListing(t *testing.T) {
+	d := fake.Generate(fake.Options{Seed: 5, Anchor: testNow(), Links: 300, APIKey: keyAlice})
+	srv := newTestServer(t, func(c *Config) { c.Dataset = func() model.Dataset { return d } })
+	rep := do(t, newRequest(t, http.MethodGet, srv.URL+"/api/shared-links", nil, "x-api-key", keyAlice))
+	require.Equal(t, http.StatusOK, rep.status)
+	require.Greater(t, len(rep.body), 2*listPiece, "a listing of several pieces")
+
+	db, err := store.New(d, testNow)
+	require.NoError(t, err)
+	var whole []byte
+	db.Read(func(v *store.View) {
+		whole, err = json.Marshal(listing(v, audience{p: store.Principal{User: v.User(d.Users[0].ID)}}))
+	})
+	require.NoError(t, err)
+	assert.Equal(t, string(whole), string(rep.body))
+	assert.Equal(t, etagOf(whole), rep.header.Get("ETag"))
+	assert.Equal(t, strconv.Itoa(len(whole)), rep.header.Get("Content-Length"))
 }

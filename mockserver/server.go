@@ -65,6 +65,9 @@ type Config struct {
 	// MaxDecodePixels bounds the pixels an uploaded picture may declare
 	// and be decoded; 0 means pictures.DefaultMaxDecodePixels.
 	MaxDecodePixels int
+	// MaxListedAssets bounds the assets one user's listing (GET
+	// /api/shared-links) shows; 0 means DefaultMaxListedAssets.
+	MaxListedAssets int
 	// Now is the wall clock; nil means time.Now.
 	Now func() time.Time
 	// MaxLiveConnections bounds the live-event connections (socket.io)
@@ -142,7 +145,7 @@ func newServer(cfg Config) (*server, error) {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
-	st, err := store.New(cfg.Dataset(), cfg.Now)
+	st, err := store.New(cfg.Dataset(), cfg.Now, store.MaxListed(cfg.MaxListedAssets))
 	if err != nil {
 		return nil, fmt.Errorf("mockserver: dataset: %w", err)
 	}
@@ -168,3 +171,11 @@ func newServer(cfg Config) (*server, error) {
 	s.routes()
 	return s, nil
 }
+
+// DefaultMaxListedAssets is the bound of the assets one user's listing
+// shows, unless Config.MaxListedAssets sets another.
+const DefaultMaxListedAssets = store.MaxListedAssets
+
+// ListingTooLarge is why New refuses a dataset, or a write is refused,
+// whose user's listing would pass the bound (errors.As finds it).
+type ListingTooLarge = store.ListingTooLarge

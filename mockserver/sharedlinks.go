@@ -23,26 +23,34 @@ const listingShows = store.Everything &^ store.AssetsAdded &^ store.Keys
 // first. It is encoded once and answered from memory until a write
 // changes what it shows: frontends poll it.
 func (s *server) sharedLinks(c *call) error {
-	a, err := s.answers.encoded("links\x00"+c.p().User.ID+"\x00"+refKey(c.aud), listingShows, func(v *store.View) (any, error) {
-		return listing(v, c.aud), nil
+	a, err := s.answers.encodedList("links\x00"+c.p().User.ID+"\x00"+refKey(c.aud), listingShows, func(v *store.View, emit func(any) error) error {
+		return eachListed(v, c.aud, emit)
 	})
 	if err != nil {
 		return err
 	}
-	s.large.write(c.w, http.StatusOK, a.body, a.etag)
+	s.large.write(c.w, http.StatusOK, a)
 	return nil
 }
 
 // listing is the links of the audience's user, newest first, as the
 // listing shows them.
 func listing(v *store.View, aud audience) []model.SharedLink {
+	var out []model.SharedLink
+	_ = eachListed(v, aud, func(l any) error { out = append(out, l.(model.SharedLink)); return nil })
+	return out
+}
+
+// eachListed hands emit the listing's links one at a time, in its order.
+func eachListed(v *store.View, aud audience, emit func(any) error) error {
 	links := v.LinksOf(aud.viewer())
 	slices.SortFunc(links, newestFirst)
-	out := make([]model.SharedLink, 0, len(links))
 	for _, l := range links {
-		out = append(out, linkAnswer(v, l, aud.linkListed(l)))
+		if err := emit(linkAnswer(v, l, aud.linkListed(l))); err != nil {
+			return err
+		}
 	}
-	return out
+	return nil
 }
 
 // refKey tells apart the answers of the reference's shapes in the cache.

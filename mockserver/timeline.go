@@ -229,7 +229,7 @@ func (s *server) timeBuckets(c *call) error {
 	if err != nil {
 		return err
 	}
-	s.large.write(c.w, http.StatusOK, a.body, a.etag)
+	s.large.write(c.w, http.StatusOK, a)
 	return nil
 }
 
@@ -281,6 +281,6 @@ func (s *server) timeBucket(c *call) error {
 	if err != nil {
 		return err
 	}
-	s.large.write(c.w, http.StatusOK, a.body, a.etag)
+	s.large.write(c.w, http.StatusOK, a)
 	return nil
 }

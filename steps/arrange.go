@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"net/http"
 	"syscall"
 	"time"
@@ -74,6 +75,12 @@ func (s *scenario) admin(ctx context.Context) (credentials, error) {
 // newUser makes a user with the admin's credentials, logs them in and makes
 // them an API key: a user the harness knows all the credentials of.
 func (s *scenario) newUser(ctx context.Context) (*user, error) {
+	return s.newUserWith(ctx, nil)
+}
+
+// newUserWith is newUser, with more fields of POST /admin/users (such as
+// quotaSizeInBytes).
+func (s *scenario) newUserWith(ctx context.Context, fields map[string]any) (*user, error) {
 	if !s.cfg.canMakeUsers() {
 		return nil, skip("needs to make a user: give --admin-api-key (or --admin-email and --admin-password)")
 	}
@@ -87,6 +94,7 @@ func (s *scenario) newUser(ctx context.Context) (*user, error) {
 		ID string `json:"id"`
 	}
 	in := map[string]any{"email": u.email, "password": u.password, "name": "Conformance " + suffix, "shouldChangePassword": false}
+	maps.Copy(in, fields)
 	if err := s.call(ctx, "making a user", http.MethodPost, "/admin/users", admin, in, &made, http.StatusCreated); err != nil {
 		return nil, err
 	}

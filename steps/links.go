@@ -37,6 +37,13 @@ type album struct {
 	} `json:"owner"`
 	StartDate *string `json:"startDate"`
 	EndDate   *string `json:"endDate"`
+	// AlbumUsers are the users it is shared with: an editor among them
+	// adds photos of their own.
+	AlbumUsers []struct {
+		User struct {
+			ID string `json:"id"`
+		} `json:"user"`
+	} `json:"albumUsers"`
 }
 
 type asset struct {

@@ -49,6 +49,10 @@ type scenario struct {
 	wf workflow    // albums, a link's life, its holder, the batch check
 	dl downloading // what a link's holder downloads
 
+	library  libraryState  // what links show as the library changes (library.go)
+	accounts accountsState // users an admin deletes, restores and limits (accounts.go)
+	live     liveState     // connections to the live events (live.go)
+
 	step       string          // the id of the step that runs
 	unjudged   *ViolationError // how the last answer breaks the document, until judged
 	unjudgedAt string          // the step that received it
@@ -77,6 +81,9 @@ func Register(sc *godog.ScenarioContext, cfg Config) {
 	s.registerFiles(sc)
 	s.registerServer(sc)
 	s.registerDownloads(sc)
+	s.registerLibrary(sc)
+	s.registerAccounts(sc)
+	s.registerLive(sc)
 }
 
 // needs skips a scenario whose tags ask for what the target lacks.

@@ -40,6 +40,16 @@ func TestUsageErrors(t *testing.T) {
 	}
 }
 
+// TestServeRefusesAListingPastTheBound: generated data whose listing would
+// pass the bound is refused at once, saying what fits and the flag that
+// raises the bound; with the bound raised, it starts.
+func TestServeRefusesAListingPastTheBound(t *testing.T) {
+	err := run(t.Context(), []string{"serve", "--quiet", "--addr", "127.0.0.1:0", "--links", "40", "--max-listed-assets", "20"}, io.Discard, io.Discard)
+	require.ErrorIs(t, err, errUsage)
+	assert.Regexp(t, `--links 40 makes the default user's shared links list \d+ assets, past the bound of 20; about --links \d+ fits \(seed 1\), or raise the bound: --max-listed-assets \d+`, err.Error())
+	assert.ErrorIs(t, run(t.Context(), []string{"serve", "--max-listed-assets", "0"}, io.Discard, io.Discard), errUsage)
+}
+
 func TestSpecCommand(t *testing.T) {
 	var out bytes.Buffer
 	require.NoError(t, run(t.Context(), []string{"spec"}, &out, io.Discard))

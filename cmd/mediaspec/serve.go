@@ -117,6 +117,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		quiet          = fs.Bool("quiet", false, "log nothing")
 		maxFiles       = fs.Int("max-upload-files", 0, "uploads writing their files at once; one more is answered 503 (0: a twentieth of the file descriptor limit)")
 		maxConns       = fs.Int("max-connections", 0, "connections open at once; one more is answered 503 at once (0: the file descriptor limit less a reserve)")
+		maxListed      = fs.Int("max-listed-assets", mockserver.DefaultMaxListedAssets, "the assets one user's GET /api/shared-links may show (an album link's album assets count twice); a dataset or a write past it is refused")
 	)
 	df.register(fs)
 	if err := parseFlags(fs, args, stdout); err != nil {
@@ -130,6 +131,9 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	if *maxFiles < 0 {
 		return fmt.Errorf("%w: --max-upload-files must be 0 or more, not %d", errUsage, *maxFiles)
+	}
+	if *maxListed < 1 {
+		return fmt.Errorf("%w: --max-listed-assets must be 1 or more, not %d", errUsage, *maxListed)
 	}
 	if *maxConns < 0 {
 		return fmt.Errorf("%w: --max-connections must be 0 or more, not %d", errUsage, *maxConns)
@@ -211,7 +215,16 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		NoControl:         *noControl,
 		ControlOrigin:     *controlOrigin,
 		Logger:            logger,
+		MaxListedAssets:   *maxListed,
 	})
+	if tooLarge, ok := errors.AsType[*mockserver.ListingTooLarge](err); ok && *fixtures == "" && !df.empty {
+		// Generated data past the bound: say what fits, and how to raise it.
+		listed := listedAssets(d, d.Users[0].ID)
+		fits := int(float64(df.links) * float64(tooLarge.Bound) / float64(listed) * 0.95)
+		return fmt.Errorf("%w: --links %d makes the default user's shared links list %d assets, past the bound of %d; "+
+			"about --links %d fits (seed %d), or raise the bound: --max-listed-assets %d (a listing of n assets is about 2n KiB of JSON)",
+			errUsage, df.links, listed, tooLarge.Bound, fits, df.seed, listed)
+	}
 	if err != nil {
 		return err
 	}
@@ -250,6 +263,27 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		fmt.Fprintf(stdout, "upload link: key %s takes uploads (POST /api/asset/upload?key=...)\n", l.Key)
 	}
 	return serveUntilDone(ctx, mockserver.Listener(ln, *maxConns), h, logger)
+}
+
+// listedAssets is how many assets the user's listing shows in d: each
+// link's own, and an ALBUM link's album assets twice (in the link and in
+// its album), as the store counts them.
+func listedAssets(d model.Dataset, userID string) int {
+	albums := make(map[string]int, len(d.Albums))
+	for _, al := range d.Albums {
+		albums[al.ID] = len(al.AssetIDs)
+	}
+	n := 0
+	for _, l := range d.SharedLinks {
+		if l.UserID != userID {
+			continue
+		}
+		n += len(l.AssetIDs)
+		if l.AlbumID != nil {
+			n += 2 * albums[*l.AlbumID]
+		}
+	}
+	return n
 }
 
 // localAddr is addr as a URL on this machine reaches it: the loopback

@@ -33,9 +33,12 @@ const (
 type Error struct {
 	Code    Code
 	Message any
+	cause   error // what lies behind it, for errors.As
 }
 
 func (e *Error) Error() string { return fmt.Sprint(e.Message) }
+
+func (e *Error) Unwrap() error { return e.cause }
 
 // Fail makes a domain error with a single message.
 func Fail(code Code, format string, args ...any) *Error {

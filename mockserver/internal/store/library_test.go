@@ -81,7 +81,7 @@ func stackOf(db *Store, id string) []string {
 // every stack is a parent that is no child, and children that lead none.
 func requireWellFormed(t *testing.T, db *Store) {
 	t.Helper()
-	rebuilt, err := newState(db.Records().Dataset())
+	rebuilt, err := newState(db.Records().Dataset(), MaxListedAssets)
 	require.NoError(t, err, "the records hold together")
 	db.Read(func(v *View) {
 		for parent, children := range v.st.children {

@@ -137,7 +137,7 @@ func (tx *Tx) replaceLink(old, l *model.SharedLinkRecord) error {
 	if i < 0 || j < 0 || l.ID != old.ID || l.Key != old.Key || l.UserID != old.UserID {
 		return errLinkGone(old.ID)
 	}
-	if err := tooManyListed(st.listed(l.UserID) - st.linkListed(old) + st.linkListed(l)); err != nil && st.linkListed(l) > st.linkListed(old) {
+	if err := st.tooManyListed(st.listed(l.UserID) - st.linkListed(old) + st.linkListed(l)); err != nil && st.linkListed(l) > st.linkListed(old) {
 		return err
 	}
 	next := slices.Clone(mine)

@@ -1,14 +1,20 @@
 package store
 
-import "github.com/mediaspec/mediaspec/mockserver/model"
+import (
+	"fmt"
+
+	"github.com/mediaspec/mediaspec/mockserver/model"
+)
 
 // MaxListedAssets bounds the assets one user's listing (GET /shared-links)
 // shows, counted as the answer lists them: a link's own assets, and an
 // ALBUM link's album assets twice (in the album and in the link). An asset
 // takes about 2 KiB of JSON, and at most about 4 KiB with every text at its
-// limit, so the largest listing stays near 100 MiB (200 MiB at worst),
-// however the links were made. A write that would pass it is refused.
-const MaxListedAssets = 50_000
+// limit, so the largest listing stays near 200 MiB (400 MiB at worst),
+// however the links were made; it is encoded a link at a time, and kept
+// only within the answers' budget. A write that would pass it is refused.
+// MaxListed (serve --max-listed-assets) sets another bound.
+const MaxListedAssets = 100_000
 
 // linkListed is how many assets the listing shows for l: at most its own
 // and twice its album's.
@@ -33,11 +39,21 @@ func (st *state) listed(userID string) int {
 
 // tooManyListed is the answer to a write after which a user's listing would
 // show n assets, or nil when n is within the bound.
-func tooManyListed(n int) error {
-	if n <= MaxListedAssets {
+func (st *state) tooManyListed(n int) error {
+	if n <= st.maxListed {
 		return nil
 	}
-	return Fail(Invalid, "Too many shared assets: the owner's shared links would list %d assets, and a listing holds at most %d", n, MaxListedAssets)
+	return &Error{Code: Invalid, Message: fmt.Sprintf("Too many shared assets: the owner's shared links would list %d assets, and a listing holds at most %d", n, st.maxListed),
+		cause: &ListingTooLarge{Listed: n, Bound: st.maxListed}}
+}
+
+// ListingTooLarge is why a write, or a dataset, is refused when a user's
+// listing would show more assets than the bound: errors.As finds it in
+// the store's error.
+type ListingTooLarge struct{ Listed, Bound int }
+
+func (e *ListingTooLarge) Error() string {
+	return fmt.Sprintf("a listing of %d assets, past the bound of %d", e.Listed, e.Bound)
 }
 
 // albumGrowthListed checks that every listing showing the album al, about
@@ -53,7 +69,7 @@ func (st *state) albumGrowthListed(al *model.AlbumRecord, n int) error {
 		}
 	}
 	for user, g := range grow {
-		if err := tooManyListed(st.listed(user) + g); err != nil {
+		if err := st.tooManyListed(st.listed(user) + g); err != nil {
 			return err
 		}
 	}

@@ -40,14 +40,17 @@ type state struct {
 	people     []*model.PersonRecord
 	personByID map[string]*model.PersonRecord
 
-	tags     []*model.Tag
-	tagByID  map[string]*model.Tag
-	assets   []*model.AssetRecord // the dataset's, then the uploads in their order
-	loaded   int                  // how many of assets came with the dataset
-	assetBy  map[string]*model.AssetRecord
-	bySum    map[checksumKey]*model.AssetRecord
-	byOwner  map[string][]*model.AssetRecord // in the order of assets
-	children map[string][]*model.AssetRecord // stack parent id → the rest of its stack
+	tags    []*model.Tag
+	tagByID map[string]*model.Tag
+	assets  []*model.AssetRecord // the dataset's, then the uploads in their order
+	loaded  int                  // how many of assets came with the dataset
+	assetBy map[string]*model.AssetRecord
+	bySum   map[checksumKey]*model.AssetRecord
+	byOwner map[string][]*model.AssetRecord // in the order of assets
+	// maxListed bounds the assets a user's listing shows (MaxListedAssets
+	// unless the store was made with another).
+	maxListed int
+	children  map[string][]*model.AssetRecord // stack parent id → the rest of its stack
 
 	albums     []*model.AlbumRecord
 	albumByID  map[string]*model.AlbumRecord
@@ -89,8 +92,9 @@ func decodeChecksum(v string) (sum [20]byte, ok bool) {
 
 // newState indexes d, checking that every reference in it resolves, so that
 // a hand-edited fixtures file fails at start-up and not in a request.
-func newState(d model.Dataset) (*state, error) {
+func newState(d model.Dataset, maxListed int) (*state, error) {
 	st := &state{
+		maxListed:     maxListed,
 		seed:          d.Seed,
 		anchor:        d.Anchor,
 		userByID:      map[string]*model.UserRecord{},
@@ -110,7 +114,7 @@ func newState(d model.Dataset) (*state, error) {
 		linkByKey:     map[string]*model.SharedLinkRecord{},
 		linksByUser:   map[string][]*model.SharedLinkRecord{},
 	}
-	tx := &Tx{View: View{st: st}, loading: true}
+	tx := &Tx{View: View{st: st}, loading: true, loadListed: map[string]int{}}
 	st.onboarded = d.AdminOnboarded
 	for i := range d.Users {
 		if err := tx.addUser(d.Users[i]); err != nil {
@@ -488,8 +492,15 @@ func (tx *Tx) addLink(l model.SharedLinkRecord) error {
 		}
 		seen[id] = true
 	}
-	if err := tooManyListed(st.listed(l.UserID) + st.linkListed(&l)); err != nil {
+	listed := tx.loadListed[l.UserID]
+	if !tx.loading {
+		listed = st.listed(l.UserID)
+	}
+	if err := st.tooManyListed(listed + st.linkListed(&l)); err != nil {
 		return err
+	}
+	if tx.loading {
+		tx.loadListed[l.UserID] = listed + st.linkListed(&l)
 	}
 	n, mine := len(st.links), st.linksByUser[l.UserID]
 	st.links = append(st.links, &l)

@@ -27,6 +27,8 @@ type Store struct {
 	newID     func() string
 	newSecret func(n int) string
 	newToken  func() string
+	// maxListed bounds the assets a user's listing shows.
+	maxListed int
 
 	mu    sync.RWMutex
 	state *state
@@ -43,18 +45,36 @@ type Store struct {
 }
 
 // New is a store holding d, or the first reason d does not hold together.
-func New(d model.Dataset, now func() time.Time) (*Store, error) {
-	st, err := newState(d)
+func New(d model.Dataset, now func() time.Time, opts ...Option) (*Store, error) {
+	db := &Store{now: now, newID: newUUID, newSecret: newSecret, newToken: newToken, maxListed: MaxListedAssets}
+	for _, o := range opts {
+		o(db)
+	}
+	st, err := newState(d, db.maxListed)
 	if err != nil {
 		return nil, err
 	}
-	return &Store{now: now, newID: newUUID, newSecret: newSecret, newToken: newToken, state: st}, nil
+	db.state = st
+	return db, nil
+}
+
+// Option sets something of a store other than its data.
+type Option func(*Store)
+
+// MaxListed bounds the assets a user's listing shows at n, in place of
+// MaxListedAssets (n ≤ 0 keeps it).
+func MaxListed(n int) Option {
+	return func(db *Store) {
+		if n > 0 {
+			db.maxListed = n
+		}
+	}
 }
 
 // Check says whether d holds together: every reference in it resolves and
 // every record keeps the store's rules.
 func Check(d model.Dataset) error {
-	_, err := newState(d)
+	_, err := newState(d, MaxListedAssets)
 	return err
 }
 
@@ -128,7 +148,7 @@ func (db *Store) bump(c Change) {
 // Replace swaps the whole state for d's, or keeps it if d does not hold
 // together.
 func (db *Store) Replace(d model.Dataset) error {
-	st, err := newState(d)
+	st, err := newState(d, db.maxListed)
 	if err != nil {
 		return fmt.Errorf("the dataset: %w", err)
 	}
@@ -175,6 +195,10 @@ type Tx struct {
 	// loading: the state is being built from a dataset, and a failure
 	// drops it whole: nothing to take back.
 	loading bool
+	// loadListed counts, while loading, what each user's listing shows so
+	// far, so that each link is checked against the bound without counting
+	// the user's links again.
+	loadListed map[string]int
 }
 
 // did records a step of the write: how to take it back, and what it changed.

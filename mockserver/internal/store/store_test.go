@@ -64,7 +64,7 @@ type snapshot struct {
 // every index, which the state after a failed write must equal.
 func take(t *testing.T, db *Store) snapshot {
 	t.Helper()
-	st, err := newState(db.Records().Dataset())
+	st, err := newState(db.Records().Dataset(), MaxListedAssets)
 	require.NoError(t, err)
 	st.loaded = db.state.loaded
 	return snapshot{state: st, stamps: db.Stamp(Everything), last: db.last}
