@@ -19,14 +19,18 @@ import (
 
 // pictureDataset is the tests' dataset with pictures: Alice's photo has a
 // ThumbHash and is 2000×1500 as stored, turned a quarter (orientation 6),
-// so 1500×2000 as shown; Bob has a profile image.
+// so 1500×2000 as shown, with Maria's face, a person with a picture, and
+// a position in Lisbon; Bob has a profile image.
 func pictureDataset() model.Dataset {
 	d := testDataset()
 	a := &d.Assets[0]
 	a.Thumbhash = new("2EgKRQqId414B3eId3h3d4iEgFgI")
 	x := *a.ExifInfo
 	x.ExifImageWidth, x.ExifImageHeight, x.Orientation = new(2000.0), new(1500.0), new("6")
+	x.City, x.State, x.Country, x.Latitude, x.Longitude = new("Lisbon"), new("Lisbon"), new("Portugal"), new(38.7118), new(-9.1297)
 	a.ExifInfo = &x
+	d.People = []model.PersonRecord{{ID: mariaID, OwnerID: aliceID, Name: "Maria Silva", ThumbnailPath: "upload/thumbs/" + mariaID + ".jpeg"}}
+	a.Faces = []model.FaceRecord{{ID: "00000000-0000-4000-8000-0000000f0001", PersonID: mariaID, BoundingBoxX2: 50, BoundingBoxY2: 50, ImageWidth: 2000, ImageHeight: 1500}}
 	d.Users[1].ProfileImagePath = "upload/profile/" + bobID + "/portrait.jpg"
 	return d
 }

@@ -28,6 +28,11 @@ func writeDataset(w io.Writer, v store.Records) error {
 	writeList(ew, "apiKeys", v.APIKeys, true)
 	writeList(ew, "sessions", v.Sessions, true)
 	writeList(ew, "partners", v.Partners, true)
+	writeList(ew, "activities", v.Activities, true)
+	if v.SystemConfig != nil {
+		ew.raw(`,"systemConfig":`)
+		ew.value(v.SystemConfig)
+	}
 	if v.AdminOnboarded {
 		ew.raw(`,"adminOnboarded":true`)
 	}

@@ -115,6 +115,31 @@ func (s *server) routes() {
 	s.route("PUT /api/albums/{id}/user/{userId}", s.as(user, withBody(updateAlbumUserBody, s.updateAlbumUser)))
 	s.route("DELETE /api/albums/{id}/user/{userId}", s.as(user, s.removeAlbumUser))
 
+	// Activities, the server's settings, people, search and the map.
+	s.route("GET /api/activities", s.as(user, s.activities))
+	s.route("POST /api/activities", s.as(user, withBody(activityCreateBody, s.createActivity)))
+	s.route("GET /api/activities/statistics", s.as(user, s.activityStatistics))
+	s.route("DELETE /api/activities/{id}", s.as(user, s.deleteActivity))
+	s.route("GET /api/system-config", s.as(admin, s.systemConfig))
+	s.route("PUT /api/system-config", s.as(admin, withBody(systemConfigBody, s.updateSystemConfig)))
+	s.route("GET /api/system-config/defaults", s.as(admin, systemConfigDefaults))
+	s.route("GET /api/system-config/storage-template-options", s.as(admin, storageTemplateOptions))
+	s.route("GET /api/people", s.as(user, s.people))
+	s.route("PUT /api/people", s.as(user, withBody(s.peopleUpdateBody(), s.updatePeople)))
+	s.route("GET /api/people/{id}", s.as(user, s.person))
+	s.route("PUT /api/people/{id}", s.as(user, withBody(s.personUpdateBody(), s.updatePerson)))
+	s.route("GET /api/people/{id}/statistics", s.as(user, s.personStatistics))
+	s.route("GET /api/people/{id}/assets", s.as(user, s.personAssets))
+	s.route("GET /api/people/{id}/thumbnail", noCacheOnError(s.as(user, s.personThumbnail)))
+	s.route("POST /api/search/metadata", s.as(user, withBody(metadataSearchBody, s.searchMetadata)))
+	s.route("POST /api/search/smart", s.as(user, withBody(smartSearchBody, s.searchSmart)))
+	s.route("GET /api/search/explore", s.as(user, s.searchExplore))
+	s.route("GET /api/search/cities", s.as(user, s.searchCities))
+	s.route("GET /api/search/suggestions", s.as(user, s.searchSuggestions))
+	s.route("GET /api/search/person", s.as(user, s.searchPerson))
+	s.route("GET /api/map/markers", s.as(user, s.mapMarkers))
+	s.route("GET /api/map/style.json", s.as(userOrLink, mapStyle))
+
 	if s.cfg.NoControl {
 		return
 	}

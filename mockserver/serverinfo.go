@@ -56,28 +56,23 @@ func mediaTypes(c *call) error {
 	}{model.VideoExtensions(), model.ImageExtensions(), model.SidecarExtensions()})
 }
 
-// The server's settings as the reference's defaults have them: the mock
-// has no settings to change.
-const (
-	trashDays       = 30
-	userDeleteDelay = 7
-)
-
 // serverConfig is GET /api/server-info/config: what the web app reads to
 // decide where a visitor goes (isInitialized: the server has an admin;
-// isOnboarded: the admin went through onboarding).
+// isOnboarded: the admin went through onboarding), and the settings an
+// admin changes with PUT /api/system-config.
 func (s *server) serverConfig(c *call) error {
 	var initialized, onboarded bool
-	s.store.Read(func(v *store.View) { initialized, onboarded = v.HasAdmin(), v.AdminOnboarded() })
+	var cfg model.SystemConfig
+	s.store.Read(func(v *store.View) { initialized, onboarded, cfg = v.HasAdmin(), v.AdminOnboarded(), v.SystemConfig() })
 	return c.json(http.StatusOK, struct {
-		LoginPageMessage string `json:"loginPageMessage"`
-		TrashDays        int    `json:"trashDays"`
-		UserDeleteDelay  int    `json:"userDeleteDelay"`
-		OAuthButtonText  string `json:"oauthButtonText"`
-		IsInitialized    bool   `json:"isInitialized"`
-		IsOnboarded      bool   `json:"isOnboarded"`
-		ExternalDomain   string `json:"externalDomain"`
-	}{"", trashDays, userDeleteDelay, "Login with OAuth", initialized, onboarded, ""})
+		LoginPageMessage string  `json:"loginPageMessage"`
+		TrashDays        float64 `json:"trashDays"`
+		UserDeleteDelay  float64 `json:"userDeleteDelay"`
+		OAuthButtonText  string  `json:"oauthButtonText"`
+		IsInitialized    bool    `json:"isInitialized"`
+		IsOnboarded      bool    `json:"isOnboarded"`
+		ExternalDomain   string  `json:"externalDomain"`
+	}{cfg.Server.LoginPageMessage, cfg.Trash.Days, cfg.User.DeleteDelay, cfg.OAuth.ButtonText, initialized, onboarded, cfg.Server.ExternalDomain})
 }
 
 // serverFeatures is GET /api/server-info/features: what the mock does, as

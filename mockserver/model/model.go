@@ -178,6 +178,11 @@ type Dataset struct {
 	Sessions []SessionRecord `json:"sessions,omitempty"`
 	// Partners are users who share their whole library with another.
 	Partners []PartnerRecord `json:"partners,omitempty"`
+	// Activities are the comments and likes of albums' users.
+	Activities []ActivityRecord `json:"activities,omitempty"`
+	// SystemConfig is the server's settings where an admin changed them;
+	// nil: the defaults.
+	SystemConfig *SystemConfig `json:"systemConfig,omitempty"`
 	// AdminOnboarded: the first admin went through the web app's
 	// onboarding.
 	AdminOnboarded bool `json:"adminOnboarded,omitempty"`

@@ -317,8 +317,10 @@ func IsInt() Rule {
 	return Rule{check: func(v any) bool { f, ok := number(v); return ok && f == math.Trunc(f) }, message: "$property must be an integer number"}
 }
 
+// IsNumber holds for a number, not NaN nor infinite, as class-validator's
+// IsNumber() with its default options.
 func IsNumber() Rule {
-	return Rule{check: func(v any) bool { _, ok := number(v); return ok }, message: "$property must be a number conforming to the specified constraints"}
+	return Rule{check: func(v any) bool { f, ok := number(v); return ok && !math.IsNaN(f) && !math.IsInf(f, 0) }, message: "$property must be a number conforming to the specified constraints"}
 }
 
 func IsPositive() Rule {
@@ -374,7 +376,13 @@ func isISO8601(s string) bool {
 }
 
 func IsObject() Rule {
-	return Rule{check: func(v any) bool { _, ok := v.(map[string]any); return ok }, message: "$property must be an object"}
+	return Rule{check: func(v any) bool {
+		switch v.(type) {
+		case map[string]any, Body: // a nested object is a Body once transformed
+			return true
+		}
+		return false
+	}, message: "$property must be an object"}
 }
 
 // number is v as a JavaScript number, if it is one.

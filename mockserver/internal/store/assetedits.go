@@ -414,6 +414,7 @@ func (tx *Tx) removeAssets(gone map[string]bool) error {
 		l := &d.SharedLinks[i]
 		l.AssetIDs = slices.DeleteFunc(slices.Clone(l.AssetIDs), func(id string) bool { return gone[id] })
 	}
+	pruneActivities(&d)
 	next, err := newState(d, tx.st.maxListed)
 	if err != nil {
 		return internal(err)

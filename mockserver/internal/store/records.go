@@ -21,7 +21,11 @@ type Records struct {
 	APIKeys  []*model.APIKeyRecord
 	Sessions []*model.SessionRecord
 	Partners []*model.PartnerRecord
-	MediaDir string
+	// Activities are the albums' comments and likes; SystemConfig the
+	// settings an admin changed (nil: the defaults).
+	Activities   []*model.ActivityRecord
+	SystemConfig *model.SystemConfig
+	MediaDir     string
 	// AdminOnboarded: the first admin went through onboarding.
 	AdminOnboarded bool
 }
@@ -41,6 +45,7 @@ func (db *Store) recordsLocked() Records {
 		Users: slices.Clone(st.users), People: slices.Clone(st.people), Tags: slices.Clone(st.tags),
 		Assets: slices.Clone(st.assets), Albums: slices.Clone(st.albums), Links: slices.Clone(st.links),
 		APIKeys: slices.Clone(st.apiKeys), Sessions: slices.Clone(st.sessions), Partners: slices.Clone(st.partners),
+		Activities: slices.Clone(st.activities), SystemConfig: st.config,
 		MediaDir: db.mediaDir, AdminOnboarded: st.onboarded,
 	}
 }
@@ -62,6 +67,13 @@ func (r Records) Dataset() model.Dataset {
 	}
 	if len(r.Partners) > 0 {
 		d.Partners = values(r.Partners)
+	}
+	if len(r.Activities) > 0 {
+		d.Activities = values(r.Activities)
+	}
+	if r.SystemConfig != nil {
+		c := r.SystemConfig.Clone()
+		d.SystemConfig = &c
 	}
 	return d
 }

@@ -58,6 +58,12 @@ type state struct {
 
 	partners []*model.PartnerRecord
 
+	activities   []*model.ActivityRecord
+	activityByID map[string]*model.ActivityRecord
+	// config is the server's settings where an admin changed them; nil:
+	// the defaults.
+	config *model.SystemConfig
+
 	links       []*model.SharedLinkRecord
 	linkByID    map[string]*model.SharedLinkRecord
 	linkByKey   map[string]*model.SharedLinkRecord
@@ -182,6 +188,14 @@ func newState(d model.Dataset, maxListed int) (*state, error) {
 		if err := tx.addPartner(d.Partners[i]); err != nil {
 			return nil, fmt.Errorf("partners[%d]: %w", i, err)
 		}
+	}
+	for i := range d.Activities {
+		if err := tx.addActivity(d.Activities[i]); err != nil {
+			return nil, fmt.Errorf("activities[%d]: %w", i, err)
+		}
+	}
+	if err := tx.setConfig(d.SystemConfig); err != nil {
+		return nil, fmt.Errorf("systemConfig: %w", err)
 	}
 	return st, nil
 }
