@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"io/fs"
 	"net/http"
 	"net/http/httptest"
 	"slices"
@@ -15,12 +16,14 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"testing/fstest"
 	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/mediaspec/mediaspec/conformance"
+	"github.com/mediaspec/mediaspec/features"
 	"github.com/mediaspec/mediaspec/mockserver"
 	"github.com/mediaspec/mediaspec/mockserver/fake"
 	"github.com/mediaspec/mediaspec/mockserver/model"
@@ -36,7 +39,8 @@ func TestBrokenVariantsAreCaught(t *testing.T) {
 		break_ func(http.Handler, model.Dataset) http.Handler
 		// caughtBy is a scenario that must fail (a prefix of its name).
 		caughtBy string
-		// tags select the features that matter, to keep the test quick.
+		// tags name the features caughtBy belongs to: the target keeps the
+		// uploads' files for @pictures and @downloads (target).
 		tags string
 		// referenceShapes runs the variant on the mock answering in the
 		// reference's shapes: a listing that shows no album's assets.
@@ -540,11 +544,15 @@ func TestBrokenVariantsAreCaught(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			res, err := conformance.Run(t.Context(), conformance.Config{
-				Target:         target(t, tc.tags, tc.break_, tc.referenceShapes),
-				APIKey:         apiKey,
-				Password:       fake.DefaultPassword,
-				AdminAPIKey:    apiKey,
-				Tags:           picturesOnlyFor(tc.tags),
+				Target:      target(t, tc.tags, tc.break_, tc.referenceShapes),
+				APIKey:      apiKey,
+				Password:    fake.DefaultPassword,
+				AdminAPIKey: apiKey,
+				// Only the scenario that must catch the variant runs: under the
+				// race detector, every variant running its features whole
+				// took more than ten minutes.
+				Features:       onlyScenario(t, tc.caughtBy),
+				Tags:           caughtTag,
 				MaxUploadBytes: uploadLimit,
 				Concurrency:    4,
 				// The mock derives what it derives in milliseconds: a broken
@@ -561,40 +569,51 @@ func TestBrokenVariantsAreCaught(t *testing.T) {
 			require.NotEmpty(t, failed, "the harness passed a mock that %s", tc.name)
 			caught := slices.IndexFunc(failed, func(n string) bool { return strings.HasPrefix(n, tc.caughtBy) }) >= 0
 			assert.True(t, caught, "%q is not among the failed scenarios %q", tc.caughtBy, failed)
-			t.Logf("a mock that %s is caught by %q (and %d failed scenarios in all: %s)", tc.name, tc.caughtBy, len(failed), shortList(failed, 4))
+			t.Logf("a mock that %s is caught by %q", tc.name, tc.caughtBy)
 		})
 	}
 }
 
-func shortList(names []string, n int) string {
-	if len(names) <= n {
-		return strings.Join(names, "; ")
+// caughtTag marks the scenario onlyScenario selects.
+const caughtTag = "@caught"
+
+// onlyScenario is the embedded features with caughtTag on each scenario
+// whose name starts with name; the test fails if there is none.
+func onlyScenario(t *testing.T, name string) fs.FS {
+	t.Helper()
+	out := fstest.MapFS{}
+	marked := 0
+	files, err := fs.Glob(features.FS(), "*.feature")
+	require.NoError(t, err)
+	for _, file := range files {
+		text, err := fs.ReadFile(features.FS(), file)
+		require.NoError(t, err)
+		var b strings.Builder
+		for line := range strings.Lines(string(text)) {
+			trimmed := strings.TrimLeft(line, " \t")
+			for _, keyword := range []string{"Scenario:", "Scenario Outline:"} {
+				if title, ok := strings.CutPrefix(trimmed, keyword); ok && strings.HasPrefix(strings.TrimSpace(title), name) {
+					b.WriteString(line[:len(line)-len(trimmed)] + caughtTag + "\n")
+					marked++
+				}
+			}
+			b.WriteString(line)
+		}
+		out[file] = &fstest.MapFile{Data: []byte(b.String())}
 	}
-	return strings.Join(names[:n], "; ") + fmt.Sprintf("; and %d more", len(names)-n)
+	require.NotZero(t, marked, "no scenario is named %q", name)
+	return out
 }
 
-// Only the picture variants break pictures. The others run without the
-// pictures' scenarios, on a mock that keeps no upload: there, every photo
-// uploaded would be decoded, resized and encoded twice, which under the
-// race detector doubles the time of the whole test.
+// Only the picture and download variants keep the uploads' files. The
+// others run on a mock that keeps no upload: there, every photo uploaded
+// would be decoded, resized and encoded twice, which under the race
+// detector doubles a variant's time.
 func target(t *testing.T, tags string, wrap func(http.Handler, model.Dataset) http.Handler, referenceShapes bool) string {
 	if strings.Contains(tags, "@pictures") || strings.Contains(tags, "@downloads") {
 		return startMock(t, smallData, wrap)
 	}
 	return startMockWith(t, mockserver.Config{MaxUploadBytes: uploadLimit, ReferenceShapes: referenceShapes}, smallData, wrap)
-}
-
-// picturesOnlyFor leaves the pictures' scenarios, and the downloads' (which
-// need the files kept too), out of a variant's run unless its tags ask for
-// them (target).
-func picturesOnlyFor(tags string) string {
-	switch {
-	case strings.Contains(tags, "@pictures"), strings.Contains(tags, "@downloads"):
-		return tags
-	case tags == "":
-		return "~@pictures && ~@downloads"
-	}
-	return tags + " && ~@pictures && ~@downloads"
 }
 
 func isUpload(r *http.Request) bool {
