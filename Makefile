@@ -23,6 +23,11 @@ build: ## Build bin/mediaspec.
 run: build ## Start the mock server with its defaults (http://127.0.0.1:2283/api, key mediaspec-dev-key; ARGS="--latency 300ms" for more).
 	@if [ -t 0 ]; then set -m; fi; ./bin/mediaspec serve $(ARGS)
 
+# A package's tests may take minutes under the race detector on two cores
+# (the conformance runs against the mock); go test's own ten minutes are
+# too close. Every request the tests make has its own deadline.
+TEST_TIMEOUT ?= 30m
+
 # The race detector needs cgo, and so a C compiler: without one (go env CGO_ENABLED says 0
 # then) the tests run without -race, and make test says so.
 .PHONY: test
@@ -32,7 +37,7 @@ test: ## Check formatting and vet, then run every test with the race detector (w
 	$(GO) vet ./...
 	@if [ "$$($(GO) env CGO_ENABLED)" = 1 ]; then race=-race; else \
 		echo "make test: no C compiler (cgo is off), so the tests run without the race detector"; fi; \
-	echo "$(GO) test $$race -count=1 ./..."; $(GO) test $$race -count=1 ./...
+	echo "$(GO) test $$race -count=1 -timeout $(TEST_TIMEOUT) ./..."; $(GO) test $$race -count=1 -timeout $(TEST_TIMEOUT) ./...
 
 .PHONY: lint
 lint: ## gofmt, go vet and staticcheck.

@@ -552,7 +552,7 @@ func TestBrokenVariantsAreCaught(t *testing.T) {
 				// race detector, every variant running its features whole
 				// took more than ten minutes.
 				Features:       onlyScenario(t, tc.caughtBy),
-				Tags:           caughtTag,
+				Tags:           onlyTag,
 				MaxUploadBytes: uploadLimit,
 				Concurrency:    4,
 				// The mock derives what it derives in milliseconds: a broken
@@ -574,10 +574,10 @@ func TestBrokenVariantsAreCaught(t *testing.T) {
 	}
 }
 
-// caughtTag marks the scenario onlyScenario selects.
-const caughtTag = "@caught"
+// onlyTag marks the scenarios onlyScenario selects.
+const onlyTag = "@only"
 
-// onlyScenario is the embedded features with caughtTag on each scenario
+// onlyScenario is the embedded features with onlyTag on each scenario
 // whose name starts with name; the test fails if there is none.
 func onlyScenario(t *testing.T, name string) fs.FS {
 	t.Helper()
@@ -593,7 +593,7 @@ func onlyScenario(t *testing.T, name string) fs.FS {
 			trimmed := strings.TrimLeft(line, " \t")
 			for _, keyword := range []string{"Scenario:", "Scenario Outline:"} {
 				if title, ok := strings.CutPrefix(trimmed, keyword); ok && strings.HasPrefix(strings.TrimSpace(title), name) {
-					b.WriteString(line[:len(line)-len(trimmed)] + caughtTag + "\n")
+					b.WriteString(line[:len(line)-len(trimmed)] + onlyTag + "\n")
 					marked++
 				}
 			}

@@ -188,13 +188,22 @@ func showBody(contentType string, body []byte, size int64) string {
 			shown = string(body)
 			break
 		}
-		shown = secretField.ReplaceAllStringFunc(b.String(), func(m string) string {
+		// Only what can be shown is masked (a listing may be megabytes):
+		// whole lines, each a field at most, so no secret is cut in two.
+		pretty, left := b.String(), 0
+		if len(pretty) > 2*maxShownBody {
+			if i := strings.LastIndexByte(pretty[:2*maxShownBody], '\n'); i > 0 {
+				pretty, left = pretty[:i], len(pretty)-i
+			}
+		}
+		shown = secretField.ReplaceAllStringFunc(pretty, func(m string) string {
 			sub := secretField.FindStringSubmatch(m)
 			if !isSecret(sub[1]) {
 				return m
 			}
 			return fmt.Sprintf("%q: %q", sub[1], mask(sub[2]))
 		})
+		return cutMore(shown, maxShownBody, left)
 	case utf8.Valid(body) && printable(body):
 		shown = string(body)
 	default:
@@ -272,13 +281,16 @@ const maxBody = 64 << 20
 
 // cut shortens s to at most n bytes, on a character's boundary, and says
 // how much was left out.
-func cut(s string, n int) string {
-	if len(s) <= n {
+func cut(s string, n int) string { return cutMore(s, n, 0) }
+
+// cutMore is cut of a text that had more bytes after s already left out.
+func cutMore(s string, n, more int) string {
+	if len(s) <= n && more == 0 {
 		return s
 	}
-	i := n
-	for i > 0 && !utf8.RuneStart(s[i]) {
+	i := min(n, len(s))
+	for i > 0 && i < len(s) && !utf8.RuneStart(s[i]) {
 		i--
 	}
-	return s[:i] + fmt.Sprintf("\n… (%d more bytes not shown)", len(s)-i)
+	return s[:i] + fmt.Sprintf("\n… (%d more bytes not shown)", len(s)-i+more)
 }

@@ -2,6 +2,8 @@ package conformance
 
 import (
 	"bytes"
+	"encoding/json"
+	"fmt"
 	"mime/multipart"
 	"net/http"
 	"net/url"
@@ -81,4 +83,22 @@ func TestShowBody(t *testing.T) {
 	assert.LessOrEqual(t, len(long), maxShownBody+64)
 	assert.Contains(t, long, "more bytes not shown")
 	assert.Equal(t, "(1048576 bytes, streamed)", showBody("application/octet-stream", nil, 1<<20))
+
+	// A body far longer than is shown is masked only as far as it is
+	// shown; no secret shows more than its first characters, wherever the
+	// text is cut.
+	var links []string
+	for i := 0; len(links)*60 < 8*maxShownBody; i++ {
+		links = append(links, fmt.Sprintf(`{"id":%d,"key":"%s"}`, i, strings.Repeat("k", 37+i%23)))
+	}
+	listing := "[" + strings.Join(links, ",") + "]"
+	shown := showBody("application/json", []byte(listing), int64(len(listing)))
+	assert.NotContains(t, shown, "kkkkk")
+	assert.LessOrEqual(t, len(shown), maxShownBody+64)
+	var pretty bytes.Buffer
+	require.NoError(t, json.Indent(&pretty, []byte(listing), "", "  "))
+	var more int
+	_, err = fmt.Sscanf(shown[strings.LastIndex(shown, "(")+1:], "%d more bytes not shown", &more)
+	require.NoError(t, err)
+	assert.Greater(t, more, pretty.Len()-2*maxShownBody, "what is left out is counted")
 }

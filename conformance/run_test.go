@@ -73,9 +73,11 @@ func TestScenariosWaitForMetadata(t *testing.T) {
 		var out bytes.Buffer
 		res, err := conformance.Run(t.Context(), conformance.Config{
 			Target: startMock(t, smallData, lateExif), APIKey: apiKey, AdminAPIKey: apiKey,
-			// The scenarios that wait for EXIF: the pictures', which wait
-			// for thumbnails, would fail on their own with a short settle.
-			Tags: "@shared-links && ~@pictures", Settle: tt.settle, Output: &out, Concurrency: 4,
+			// The scenarios that wait for what a link shows of a photo's
+			// EXIF (the pictures', which wait for thumbnails, would fail
+			// on their own with a short settle).
+			Features: onlyScenario(t, "An uploaded photo appears in a link made for it"),
+			Tags:     onlyTag, Settle: tt.settle, Output: &out, Concurrency: 4,
 		})
 		require.NoError(t, err)
 		var failures []string
