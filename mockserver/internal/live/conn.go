@@ -254,14 +254,16 @@ func (c *conn) connect(nsp string) {
 	if c.connected.Swap(true) {
 		return
 	}
-	c.send(connectFrame(c.socketID))
 	if c.user == "" {
+		c.send(connectFrame(c.socketID))
 		c.send([]byte(unauthorizedFrame))
 		c.send([]byte(disconnectFrame))
 		c.closeAfterPending()
 		return
 	}
-	c.hub.join(c)
+	// In the room before the client reads its connect answer: an event
+	// published once the client has it reaches it.
+	c.hub.join(c, connectFrame(c.socketID))
 	c.hub.cfg.OnConnect(c.user)
 }
 

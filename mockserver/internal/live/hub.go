@@ -261,7 +261,9 @@ func (h *Hub) add(c *conn) bool {
 }
 
 // join puts a connected client in its user's room.
-func (h *Hub) join(c *conn) {
+// join puts c in its user's room and queues its connect answer, under the
+// lock Publish holds: no event comes before the answer, nor is lost after it.
+func (h *Hub) join(c *conn, connectAnswer []byte) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	room := h.rooms[c.user]
@@ -270,6 +272,7 @@ func (h *Hub) join(c *conn) {
 		h.rooms[c.user] = room
 	}
 	room[c] = struct{}{}
+	c.send(connectAnswer)
 }
 
 func tooMany(limit int, of string) string {

@@ -427,3 +427,33 @@ func TestEventFrames(t *testing.T) {
 	var refusal *Refusal
 	assert.True(t, errors.As(error(&Refusal{Status: 400, Message: "m"}), &refusal))
 }
+
+func TestConnectAnswerComesWithTheRoom(t *testing.T) {
+	// A client that has its connect answer is in its user's room, so an
+	// event published at once reaches it: the answer is queued under the
+	// lock Publish holds, as the connection joins the room.
+	h := New(Config{})
+	t.Cleanup(h.Close)
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	c := &conn{hub: h, user: "alice", socketID: newID(), ctx: ctx, cancel: cancel,
+		wake: make(chan struct{}, 1), pong: make(chan struct{}, 1)}
+	h.mu.Lock() // as a Publish in progress
+	go c.connect("/")
+	select {
+	case <-c.wake:
+		h.mu.Unlock()
+		t.Fatal("the connect answer was queued before the connection joined its room")
+	case <-time.After(200 * time.Millisecond):
+	}
+	h.mu.Unlock()
+	select {
+	case <-c.wake:
+	case <-time.After(5 * time.Second):
+		t.Fatal("the connect answer was never queued")
+	}
+	frames, _ := c.take()
+	require.Len(t, frames, 1)
+	assert.True(t, strings.HasPrefix(string(frames[0]), "40{"), "%s", frames[0])
+	assert.True(t, h.Listening("alice"))
+}
