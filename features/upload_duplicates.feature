@@ -1,4 +1,4 @@
-@upload
+@upload @duplicates
 Feature: Recognising duplicates
   A user's library holds each file once. The server recognises a file it already has for the user
   by its content (the SHA-1 of its bytes), whatever its name or metadata, and answers with the

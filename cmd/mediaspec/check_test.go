@@ -249,7 +249,7 @@ func TestCheckPreflightStubs(t *testing.T) {
 // another name.
 func TestCheckChecksumHeader(t *testing.T) {
 	srv, _ := startTarget(t, func(c *mockserver.Config) { c.ChecksumHeader = "x-asset-checksum" })
-	args := []string{"check", "--target", srv.URL + "/api", "--api-key", "ci-key", "--tags", "@upload && ~@robustness"}
+	args := []string{"check", "--target", srv.URL + "/api", "--api-key", "ci-key", "--tags", "@duplicates"}
 	var out bytes.Buffer
 	err := run(t.Context(), append(args, "--checksum-header", "x-asset-checksum"), &out, io.Discard)
 	require.NoError(t, err, out.String())
@@ -261,7 +261,7 @@ func TestCheckChecksumHeader(t *testing.T) {
 // reads the checksum header --checksum-header names.
 func TestCheckBuiltInMockChecksumHeader(t *testing.T) {
 	var out bytes.Buffer
-	err := run(t.Context(), []string{"check", "--checksum-header", "x-asset-checksum", "--tags", "@upload && ~@robustness"}, &out, io.Discard)
+	err := run(t.Context(), []string{"check", "--checksum-header", "x-asset-checksum", "--tags", "@duplicates"}, &out, io.Discard)
 	require.NoError(t, err, out.String())
 }
 
@@ -300,7 +300,7 @@ func TestCheckWithTheAPIKeyOfAnAdmin(t *testing.T) {
 	srv, _ := startTarget(t, func(c *mockserver.Config) { c.NoControl = true })
 	var out bytes.Buffer
 	err := run(t.Context(), []string{"check", "--target", srv.URL + "/api", "--api-key", "ci-key", "--format", "progress",
-		"--tags", "@new-user or @second-user or @sessions or @shared-links"}, &out, io.Discard)
+		"--tags", "@new-user or @second-user or @sessions"}, &out, io.Discard)
 	require.NoError(t, err, out.String())
 	first, _, _ := strings.Cut(out.String(), "\n")
 	assert.Equal(t, "mediaspec check: the --api-key is an admin's, and no --admin-api-key was given: it makes the users the scenarios need.", first)
