@@ -1,18 +1,19 @@
 package mockserver
 
 import (
+	"bufio"
 	"bytes"
 	"crypto/rand"
 	"errors"
 	"fmt"
 	"io"
-	"mime/multipart"
 	"net/http"
 	"path"
 	"strings"
 	"sync"
 	"time"
 
+	"github.com/mediaspec/mediaspec/mockserver/internal/formdata"
 	"github.com/mediaspec/mediaspec/mockserver/internal/store"
 	"github.com/mediaspec/mediaspec/mockserver/model"
 	"github.com/mediaspec/mediaspec/mockserver/pictures"
@@ -131,7 +132,7 @@ func newImageID() string {
 // readProfileImage reads the part "file" of a multipart body: its name and
 // bytes. Text parts are ignored; a file under another name is refused.
 func readProfileImage(r *http.Request) (string, []byte, error) {
-	mr, err := multipartReader(r.Header.Get("Content-Type"), r.Body)
+	mr, err := multipartReader(r.Header.Get("Content-Type"), bufio.NewReaderSize(r.Body, smallReadSize))
 	if err != nil {
 		return "", nil, err
 	}
@@ -172,7 +173,7 @@ func readProfileImage(r *http.Request) (string, []byte, error) {
 }
 
 // readAllBounded reads a part whole, if it is within limit bytes.
-func readAllBounded(part *multipart.Part, limit int64) ([]byte, error) {
+func readAllBounded(part *formdata.Part, limit int64) ([]byte, error) {
 	body, err := io.ReadAll(io.LimitReader(part, limit+1))
 	if err != nil {
 		return nil, malformed(err)

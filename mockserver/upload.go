@@ -10,7 +10,6 @@ import (
 	"io"
 	"io/fs"
 	"mime"
-	"mime/multipart"
 	"net/http"
 	"path"
 	"slices"
@@ -24,6 +23,7 @@ import (
 
 	"github.com/mediaspec/mediaspec/mockserver/exif"
 	"github.com/mediaspec/mediaspec/mockserver/internal/dto"
+	"github.com/mediaspec/mediaspec/mockserver/internal/formdata"
 	"github.com/mediaspec/mediaspec/mockserver/internal/store"
 	"github.com/mediaspec/mediaspec/mockserver/model"
 	"github.com/mediaspec/mediaspec/mockserver/mp4"
@@ -266,7 +266,7 @@ func readUpload(r *http.Request, bufs *uploadBuffers, m *media) (*upload, error)
 }
 
 // multipartReader reads a multipart/form-data body; any other body has no file.
-func multipartReader(contentType string, body io.Reader) (*multipart.Reader, error) {
+func multipartReader(contentType string, body *bufio.Reader) (*formdata.Reader, error) {
 	mediaType, params, err := mime.ParseMediaType(contentType)
 	switch {
 	case err != nil && strings.HasPrefix(strings.ToLower(strings.TrimSpace(contentType)), "multipart/"):
@@ -276,7 +276,7 @@ func multipartReader(contentType string, body io.Reader) (*multipart.Reader, err
 	case params["boundary"] == "":
 		return nil, errorf(http.StatusBadRequest, "Malformed multipart body: the Content-Type has no boundary")
 	}
-	return multipart.NewReader(body, params["boundary"]), nil
+	return formdata.NewReader(body, params["boundary"]), nil
 }
 
 // malformed maps an error of reading the multipart body to its answer.
@@ -291,18 +291,18 @@ func malformed(err error) error {
 	if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
 		return errorf(http.StatusBadRequest, "Malformed multipart body: it ends before its closing boundary")
 	}
-	// The rest are mime/multipart's own errors, in Go's words: told in the
+	// The rest are the reader's own errors, in Go's words: told in the
 	// API's.
-	switch msg := err.Error(); {
-	case strings.Contains(msg, "MIME header"):
+	switch {
+	case errors.Is(err, formdata.ErrHeader):
 		return errorf(http.StatusBadRequest, "Malformed multipart body: a part's headers cannot be read")
-	case errors.Is(err, multipart.ErrMessageTooLarge):
+	case errors.Is(err, formdata.ErrHeaderTooLarge):
 		return errorf(http.StatusBadRequest, "Malformed multipart body: a part's headers are too large")
 	}
 	return errorf(http.StatusBadRequest, "Malformed multipart body: it does not follow the boundary of its Content-Type")
 }
 
-func (up *upload) readField(part *multipart.Part) error {
+func (up *upload) readField(part *formdata.Part) error {
 	b, err := io.ReadAll(io.LimitReader(part, maxFieldBytes+1))
 	if err != nil {
 		return malformed(err)
@@ -319,7 +319,7 @@ func (up *upload) readField(part *multipart.Part) error {
 
 // readFile hashes a file part, checking first that its name and type are
 // ones the upload takes.
-func (up *upload) readFile(part *multipart.Part, bufs *uploadBuffers, m *media) error {
+func (up *upload) readFile(part *formdata.Part, bufs *uploadBuffers, m *media) error {
 	var slot **filePart
 	var allowed func(ext string) bool
 	hw := &headWriter{} // only the asset's head is kept: only its EXIF is read
@@ -395,9 +395,9 @@ func (up *upload) readFile(part *multipart.Part, bufs *uploadBuffers, m *media) 
 }
 
 // rawFileName is a file part's filename as the client sent it, which must be
-// a plain name: multipart.Part.FileName would quietly drop a path, and the
+// a plain name: Part.FileName would quietly drop a path, and the
 // stored originalFileName is shown to every client of the link.
-func rawFileName(part *multipart.Part) (string, error) {
+func rawFileName(part *formdata.Part) (string, error) {
 	_, params, err := mime.ParseMediaType(part.Header.Get("Content-Disposition"))
 	if err != nil {
 		return "", errorf(http.StatusBadRequest, "Malformed multipart body: a part's Content-Disposition cannot be read")

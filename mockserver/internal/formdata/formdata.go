@@ -1,0 +1,383 @@
+// Package formdata reads a multipart/form-data body as it streams, as
+// mime/multipart reads it, from the caller's own buffered reader: a file
+// part's bytes are searched for the boundary where they lie in that
+// buffer and handed to the writer from there (Part.WriteTo), without the
+// 4 KiB buffer and the copy that mime/multipart puts between.
+//
+// Its framing is mime/multipart's, line for line: the preamble skipped,
+// a first boundary line ending in a bare "\n" switching the body to bare
+// newlines, a boundary followed by anything but a blank, a newline or
+// "--" being data, the closing boundary ending the body even without its
+// newline. Two things differ: a part's headers are at most MaxHeaderBytes
+// (mime/multipart allows 10 MiB), and a quoted-printable part is not
+// decoded (as multer, which reads the reference's uploads, does not).
+package formdata
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net/textproto"
+	"path/filepath"
+)
+
+// MaxHeaderBytes bounds the headers of one part.
+const MaxHeaderBytes = 16 << 10
+
+var (
+	// ErrBoundary: the body does not follow the boundary of its
+	// Content-Type (a line where a boundary must be).
+	ErrBoundary = errors.New("formdata: the body does not follow its boundary")
+	// ErrHeader: a part's headers cannot be read.
+	ErrHeader = errors.New("formdata: a part's headers cannot be read")
+	// ErrHeaderTooLarge: a part's headers pass MaxHeaderBytes.
+	ErrHeaderTooLarge = errors.New("formdata: a part's headers are too large")
+)
+
+// Reader reads the parts of a body one after the other.
+type Reader struct {
+	br               *bufio.Reader
+	nl               []byte // "\r\n", or "\n" once the body shows bare newlines
+	nlDashBoundary   []byte // nl + "--" + boundary
+	dashBoundaryDash []byte // "--" + boundary + "--"
+	dashBoundary     []byte // "--" + boundary
+	partsRead        int
+	current          *Part
+}
+
+// NewReader reads a body from br, whose buffer must hold more than a
+// boundary line (mime's boundaries are at most 70 bytes).
+func NewReader(br *bufio.Reader, boundary string) *Reader {
+	b := []byte("\r\n--" + boundary + "--")
+	return &Reader{
+		br:               br,
+		nl:               b[:2],
+		nlDashBoundary:   b[:len(b)-2],
+		dashBoundaryDash: b[2:],
+		dashBoundary:     b[2 : len(b)-2],
+	}
+}
+
+// NextPart is the next part, io.EOF after the last. The part before it
+// is read to its end first.
+func (r *Reader) NextPart() (*Part, error) {
+	if r.current != nil {
+		if err := r.current.Close(); err != nil {
+			return nil, err
+		}
+		r.current = nil
+	}
+	if len(r.dashBoundary) == 2 {
+		return nil, fmt.Errorf("%w: the boundary is empty", ErrBoundary)
+	}
+	expectNewPart := false
+	for {
+		line, err := r.readLine()
+		if err == io.EOF && r.isFinalBoundary(line) {
+			return nil, io.EOF // "--boundary--" without its newline
+		}
+		if err != nil {
+			if err == io.EOF {
+				err = io.ErrUnexpectedEOF
+			}
+			return nil, err
+		}
+		if r.isBoundaryDelimiterLine(line) {
+			r.partsRead++
+			p := &Part{r: r}
+			if p.Header, err = r.readHeader(); err != nil {
+				return nil, err
+			}
+			r.current = p
+			return p, nil
+		}
+		if r.isFinalBoundary(line) {
+			return nil, io.EOF
+		}
+		if expectNewPart {
+			return nil, fmt.Errorf("%w: a line where a part's boundary must be", ErrBoundary)
+		}
+		if r.partsRead == 0 {
+			continue // the preamble
+		}
+		if bytes.Equal(line, r.nl) {
+			expectNewPart = true // the newline between a part's body and the boundary
+			continue
+		}
+		return nil, fmt.Errorf("%w: a line after a part where the boundary must be", ErrBoundary)
+	}
+}
+
+// readLine is the next line, newline included, as bufio.Reader.ReadSlice
+// finds it; a line longer than the buffer is mime/multipart's error too.
+func (r *Reader) readLine() ([]byte, error) {
+	line, err := r.br.ReadSlice('\n')
+	if errors.Is(err, bufio.ErrBufferFull) {
+		return line, fmt.Errorf("%w: a line longer than %d bytes", ErrBoundary, r.br.Size())
+	}
+	return line, err
+}
+
+// readHeader reads a part's headers, to the blank line that ends them.
+func (r *Reader) readHeader() (textproto.MIMEHeader, error) {
+	var block []byte
+	for lineStart := 0; ; {
+		line, err := r.br.ReadSlice('\n')
+		if len(block)+len(line) > MaxHeaderBytes {
+			return nil, ErrHeaderTooLarge
+		}
+		block = append(block, line...)
+		switch {
+		case errors.Is(err, bufio.ErrBufferFull):
+			continue // a line longer than the buffer: its rest follows
+		case err == io.EOF:
+			// Cut off in its headers: mime/multipart's answer is
+			// textproto's of the same bytes, io.EOF (as if the body had
+			// ended well) where the cut falls between two lines.
+			if _, err := parseHeader(block); err != nil {
+				return nil, err
+			}
+			return nil, io.EOF
+		case err != nil:
+			return nil, err
+		}
+		if whole := block[lineStart:]; string(whole) == "\n" || string(whole) == "\r\n" {
+			break // the blank line
+		}
+		lineStart = len(block)
+	}
+	return parseHeader(block)
+}
+
+func parseHeader(block []byte) (textproto.MIMEHeader, error) {
+	h, err := textproto.NewReader(bufio.NewReaderSize(bytes.NewReader(block), len(block)+1)).ReadMIMEHeader()
+	switch {
+	case err == io.EOF:
+		return nil, io.EOF
+	case err != nil:
+		return nil, fmt.Errorf("%w: %w", ErrHeader, err)
+	}
+	return h, nil
+}
+
+// isBoundaryDelimiterLine says whether line is a boundary that opens a
+// part; the first one decides whether the body's newlines are bare.
+func (r *Reader) isBoundaryDelimiterLine(line []byte) bool {
+	if !bytes.HasPrefix(line, r.dashBoundary) {
+		return false
+	}
+	rest := skipLWSPChar(line[len(r.dashBoundary):])
+	if r.partsRead == 0 && len(rest) == 1 && rest[0] == '\n' {
+		r.nl = r.nl[1:]
+		r.nlDashBoundary = r.nlDashBoundary[1:]
+	}
+	return bytes.Equal(rest, r.nl)
+}
+
+// isFinalBoundary says whether line is the boundary that closes the body.
+func (r *Reader) isFinalBoundary(line []byte) bool {
+	if !bytes.HasPrefix(line, r.dashBoundaryDash) {
+		return false
+	}
+	rest := skipLWSPChar(line[len(r.dashBoundaryDash):])
+	return len(rest) == 0 || bytes.Equal(rest, r.nl)
+}
+
+func skipLWSPChar(b []byte) []byte {
+	for len(b) > 0 && (b[0] == ' ' || b[0] == '\t') {
+		b = b[1:]
+	}
+	return b
+}
+
+// Part is one part of the body: its headers, then its bytes.
+type Part struct {
+	Header textproto.MIMEHeader
+
+	r       *Reader
+	total   int64 // bytes of the body read
+	n       int   // bytes known to be body, still in the buffer
+	err     error // once n is read: io.EOF at the boundary, or the read's error
+	readErr error // of the last read into the buffer
+
+	disposition       string
+	dispositionParams map[string]string
+}
+
+// FormName is the part's name, if its Content-Disposition is form-data.
+func (p *Part) FormName() string {
+	p.parseDisposition()
+	if p.disposition != "form-data" {
+		return ""
+	}
+	return p.dispositionParams["name"]
+}
+
+// FileName is the base of the part's filename, as mime/multipart gives
+// it: "" for a part with no filename.
+func (p *Part) FileName() string {
+	p.parseDisposition()
+	name := p.dispositionParams["filename"]
+	if name == "" {
+		return ""
+	}
+	return filepath.Base(name)
+}
+
+func (p *Part) parseDisposition() {
+	if p.dispositionParams != nil {
+		return
+	}
+	var err error
+	p.disposition, p.dispositionParams, err = mime.ParseMediaType(p.Header.Get("Content-Disposition"))
+	if err != nil {
+		p.dispositionParams = map[string]string{}
+	}
+}
+
+// available is the body's bytes in the buffer now, waiting for more until
+// there are some or the part has ended (io.EOF) or failed.
+func (p *Part) available() ([]byte, error) {
+	br := p.r.br
+	for p.n == 0 && p.err == nil {
+		peek, _ := br.Peek(br.Buffered())
+		p.n, p.err = scanUntilBoundary(peek, p.r.dashBoundary, p.r.nlDashBoundary, p.total, p.readErr)
+		if p.n == 0 && p.err == nil {
+			_, p.readErr = br.Peek(len(peek) + 1) // read more into the buffer
+			if p.readErr == io.EOF {
+				p.readErr = io.ErrUnexpectedEOF
+			}
+		}
+	}
+	if p.n == 0 {
+		return nil, p.err
+	}
+	peek, _ := br.Peek(p.n)
+	return peek, nil
+}
+
+// consume moves past n bytes of the body.
+func (p *Part) consume(n int) {
+	_, _ = p.r.br.Discard(n)
+	p.total += int64(n)
+	p.n -= n
+}
+
+// Read reads the part's body.
+func (p *Part) Read(b []byte) (int, error) {
+	avail, err := p.available()
+	if len(avail) == 0 {
+		return 0, err
+	}
+	n := copy(b, avail)
+	p.consume(n)
+	if p.n == 0 && p.err != nil {
+		return n, p.err
+	}
+	return n, nil
+}
+
+// WriteTo writes the part's body to w from where it lies in the reader's
+// buffer; io.Copy and io.CopyBuffer call it.
+func (p *Part) WriteTo(w io.Writer) (int64, error) {
+	var written int64
+	for {
+		avail, err := p.available()
+		if len(avail) == 0 {
+			if err == io.EOF {
+				err = nil
+			}
+			return written, err
+		}
+		n, werr := w.Write(avail)
+		written += int64(n)
+		p.consume(n)
+		if werr != nil {
+			return written, werr
+		}
+		if n < len(avail) {
+			return written, io.ErrShortWrite
+		}
+	}
+}
+
+// Close reads the rest of the part's body.
+func (p *Part) Close() error {
+	_, err := p.WriteTo(io.Discard)
+	return err
+}
+
+// scanUntilBoundary is how many bytes of buf are the body's for sure, and
+// whether the body ends after them (io.EOF) or the read failed (readErr),
+// as mime/multipart scans: "\n--boundary" ends the body where a blank, a
+// newline, "--" or the end of the input follows it.
+func scanUntilBoundary(buf, dashBoundary, nlDashBoundary []byte, total int64, readErr error) (int, error) {
+	if total == 0 {
+		// At the body's start, "--boundary" ends it as well.
+		if bytes.HasPrefix(buf, dashBoundary) {
+			switch matchAfterPrefix(buf, dashBoundary, readErr) {
+			case -1:
+				return len(dashBoundary), nil
+			case 0:
+				return 0, nil
+			case +1:
+				return 0, io.EOF
+			}
+		}
+		if bytes.HasPrefix(dashBoundary, buf) {
+			return 0, readErr
+		}
+	}
+	if i := bytes.Index(buf, nlDashBoundary); i >= 0 {
+		switch matchAfterPrefix(buf[i:], nlDashBoundary, readErr) {
+		case -1:
+			return i + len(nlDashBoundary), nil
+		case 0:
+			return i, nil
+		case +1:
+			return i, io.EOF
+		}
+	}
+	if bytes.HasPrefix(nlDashBoundary, buf) {
+		return 0, readErr
+	}
+	// A boundary the buffer ends in the middle of starts in its last
+	// len(nlDashBoundary)-1 bytes: only they are searched for its first
+	// byte (mime/multipart searches the whole buffer, byte by byte).
+	from := max(0, len(buf)-len(nlDashBoundary)+1)
+	if i := bytes.LastIndexByte(buf[from:], nlDashBoundary[0]); i >= 0 && bytes.HasPrefix(nlDashBoundary, buf[from+i:]) {
+		return from + i, nil
+	}
+	return len(buf), readErr
+}
+
+// matchAfterPrefix is +1 where buf, which starts with prefix, is a
+// boundary (prefix followed by a blank, a newline, "--" or the end of the
+// input), -1 where it is not, and 0 where more input must decide.
+func matchAfterPrefix(buf, prefix []byte, readErr error) int {
+	if len(buf) == len(prefix) {
+		if readErr != nil {
+			return +1
+		}
+		return 0
+	}
+	c := buf[len(prefix)]
+	if c == ' ' || c == '\t' || c == '\r' || c == '\n' {
+		return +1
+	}
+	if c == '-' {
+		if len(buf) == len(prefix)+1 {
+			if readErr != nil {
+				return -1
+			}
+			return 0
+		}
+		if buf[len(prefix)+1] == '-' {
+			return +1
+		}
+	}
+	return -1
+}

@@ -1,0 +1,243 @@
+package formdata
+
+import (
+	"bufio"
+	"bytes"
+	"crypto/sha1"
+	"errors"
+	"io"
+	"math/rand/v2"
+	"mime/multipart"
+	"net/textproto"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// seen is what a reader made of a body: each part's name, file name,
+// headers and bytes, and whether it ended well.
+type seen struct {
+	Parts []seenPart
+	Err   bool
+}
+
+type seenPart struct {
+	Name, File string
+	Header     textproto.MIMEHeader
+	Body       string
+	BodyErr    bool
+}
+
+// readStd reads body as mime/multipart reads it (its raw parts: quoted-
+// printable ones are not decoded here either).
+func readStd(body []byte, boundary string) seen {
+	var s seen
+	mr := multipart.NewReader(bytes.NewReader(body), boundary)
+	for {
+		p, err := mr.NextRawPart()
+		if err != nil {
+			s.Err = err != io.EOF
+			return s
+		}
+		b, err := io.ReadAll(p)
+		s.Parts = append(s.Parts, seenPart{p.FormName(), p.FileName(), p.Header, string(b), err != nil})
+	}
+}
+
+// readOurs reads body with a Reader over a buffer of size bytes, through
+// Read or WriteTo as useWriteTo says for each part.
+func readOurs(body []byte, boundary string, size int, useWriteTo func(int) bool) seen {
+	var s seen
+	r := NewReader(bufio.NewReaderSize(bytes.NewReader(body), size), boundary)
+	for i := 0; ; i++ {
+		p, err := r.NextPart()
+		if err != nil {
+			s.Err = err != io.EOF
+			return s
+		}
+		var b bytes.Buffer
+		if useWriteTo(i) {
+			_, err = p.WriteTo(&b)
+		} else {
+			_, err = io.Copy(&b, struct{ io.Reader }{p}) // Read alone
+		}
+		s.Parts = append(s.Parts, seenPart{p.FormName(), p.FileName(), p.Header, b.String(), err != nil})
+	}
+}
+
+func form(t testing.TB, parts ...[2]string) ([]byte, string) {
+	var b bytes.Buffer
+	w := multipart.NewWriter(&b)
+	for _, p := range parts {
+		if strings.HasPrefix(p[0], "file:") {
+			fw, err := w.CreateFormFile("assetData", strings.TrimPrefix(p[0], "file:"))
+			require.NoError(t, err)
+			_, _ = fw.Write([]byte(p[1]))
+			continue
+		}
+		require.NoError(t, w.WriteField(p[0], p[1]))
+	}
+	require.NoError(t, w.Close())
+	return b.Bytes(), w.Boundary()
+}
+
+// seeds are bodies that exercise the framing's corners.
+func seeds(t testing.TB) [][2]string {
+	const bd = "XyZ"
+	random := make([]byte, 20000)
+	_, _ = rand.NewChaCha8([32]byte{7}).Read(random)
+	valid, boundary := form(t, [2]string{"deviceId", "phone"}, [2]string{"file:IMG_1.JPG", string(random)})
+	out := [][2]string{
+		{string(valid), boundary},
+		{string(valid[:len(valid)-10]), boundary}, // cut off
+		{string(valid[:len(valid)/2]), boundary},
+		{"preamble\r\n--XyZ\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\nvalue\r\n--XyZ--\r\nepilogue", bd},
+		{"--XyZ\nContent-Disposition: form-data; name=\"a\"\n\nvalue\n--XyZ--\n", bd},                     // bare newlines
+		{"--XyZ\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\nv --XyZa \r\n--XyZb\r\n--XyZ--", bd}, // boundary-like data
+		{"--XyZ\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\n--XyZ\r\n--XyZ--", bd},               // empty body, boundary at once
+		{"--XyZ \t\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\nv\r\n--XyZ--  \r\n", bd},          // transport padding
+		{"--XyZ\r\nbroken header\r\n\r\nv\r\n--XyZ--", bd},
+		{"--XyZ\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\nv\r\n--XyZ\r\nx\r\n--XyZ--", bd},
+		{"--XyZ\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\nv\r\njunk\r\n--XyZ--", bd},
+		{"--XyZ\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\nv\r\n--XyZ-", bd},
+		{"--XyZ\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\nv\r\n--XyZ--", bd},
+		{"--XyZ\r\nContent-Disposition: form-data; name=\"a\"; filename=\"../x/IMG.JPG\"\r\nContent-Transfer-Encoding: quoted-printable\r\n\r\na=3Db\r\n--XyZ--", bd},
+		{"--XyZ\r\nContent-Disposition: attachment; name=\"a\"\r\n\r\nv\r\n--XyZ--", bd},
+		{"", bd},
+		{"--XyZ--", bd},
+		{"no boundary at all", bd},
+	}
+	return out
+}
+
+// TestSameAsMimeMultipart: on every seed, cut anywhere, the parts and the
+// outcome are those of mime/multipart, through Read and through WriteTo,
+// over a 4 KiB buffer (mime/multipart's own) and a 64 KiB one.
+func TestSameAsMimeMultipart(t *testing.T) {
+	for i, sd := range seeds(t) {
+		body := []byte(sd[0])
+		cuts := []int{len(body)}
+		for c := 0; c < len(body) && c < 400; c++ {
+			cuts = append(cuts, c)
+		}
+		for _, c := range cuts {
+			want := readStd(body[:c], sd[1])
+			for _, size := range []int{4096, 64 << 10} {
+				for _, wt := range []func(int) bool{func(int) bool { return true }, func(int) bool { return false }} {
+					got := readOurs(body[:c], sd[1], size, wt)
+					if !assert.Equal(t, want, got, "seed %d cut at %d, buffer %d", i, c, size) {
+						return
+					}
+				}
+			}
+		}
+	}
+}
+
+func FuzzSameAsMimeMultipart(f *testing.F) {
+	for _, sd := range seeds(f) {
+		if len(sd[0]) < 2000 {
+			f.Add([]byte(sd[0]), sd[1], uint8(0))
+		}
+	}
+	f.Fuzz(func(t *testing.T, body []byte, boundary string, mode uint8) {
+		if len(body) > 8<<10 || boundary == "" || len(boundary) > 70 || strings.ContainsAny(boundary, "\r\n") {
+			return
+		}
+		want := readStd(body, boundary)
+		got := readOurs(body, boundary, 4096+int(mode)%3*100, func(i int) bool { return mode>>(i%8)&1 == 1 })
+		require.Equal(t, want, got)
+	})
+}
+
+func TestHeadersAreBounded(t *testing.T) {
+	body := "--b\r\nContent-Disposition: form-data; name=\"a\"\r\nX-Long: " + strings.Repeat("x", MaxHeaderBytes) + "\r\n\r\nv\r\n--b--"
+	_, err := NewReader(bufio.NewReaderSize(strings.NewReader(body), 4096), "b").NextPart()
+	assert.ErrorIs(t, err, ErrHeaderTooLarge)
+
+	_, err = NewReader(bufio.NewReader(strings.NewReader("--b\r\nbroken\r\n\r\n")), "b").NextPart()
+	assert.ErrorIs(t, err, ErrHeader)
+}
+
+// TestWriteToHandsTheBufferOver: a file part's bytes reach the writer
+// in the reader's buffer, in writes as large as it holds, and hash as
+// they were sent.
+func TestWriteToHandsTheBufferOver(t *testing.T) {
+	random := make([]byte, 1<<20)
+	_, _ = rand.NewChaCha8([32]byte{3}).Read(random)
+	body, boundary := form(t, [2]string{"file:a.jpg", string(random)})
+	r := NewReader(bufio.NewReaderSize(bytes.NewReader(body), 64<<10), boundary)
+	p, err := r.NextPart()
+	require.NoError(t, err)
+	w := &countingHash{h: sha1.New()}
+	n, err := io.CopyBuffer(w, p, make([]byte, 4096))
+	require.NoError(t, err)
+	assert.Equal(t, int64(len(random)), n)
+	assert.Equal(t, sha1.Sum(random), [20]byte(w.h.Sum(nil)))
+	assert.Less(t, w.writes, len(random)/(32<<10), "writes of the buffer's size, not of the copy buffer's")
+	_, err = r.NextPart()
+	assert.Equal(t, io.EOF, err)
+}
+
+type countingHash struct {
+	h interface {
+		io.Writer
+		Sum([]byte) []byte
+	}
+	writes int
+}
+
+func (c *countingHash) Write(b []byte) (int, error) { c.writes++; return c.h.Write(b) }
+
+// A read error of the body (a size limit, a client too slow) reaches the
+// caller as it is.
+func TestReadErrorsPassThrough(t *testing.T) {
+	body, boundary := form(t, [2]string{"file:a.jpg", strings.Repeat("z", 100000)})
+	limit := errors.New("too large")
+	src := io.MultiReader(bytes.NewReader(body[:50000]), errReader{limit})
+	p, err := NewReader(bufio.NewReaderSize(src, 4096), boundary).NextPart()
+	require.NoError(t, err)
+	_, err = p.WriteTo(io.Discard)
+	assert.ErrorIs(t, err, limit)
+}
+
+type errReader struct{ err error }
+
+func (e errReader) Read([]byte) (int, error) { return 0, e.err }
+
+// BenchmarkFilePart reads a 100 KiB file part into SHA-1 with this
+// package and with mime/multipart, over the same 64 KiB buffered body.
+func BenchmarkFilePart(b *testing.B) {
+	random := make([]byte, 100<<10)
+	_, _ = rand.NewChaCha8([32]byte{5}).Read(random)
+	body, boundary := form(b, [2]string{"deviceId", "phone"}, [2]string{"file:a.jpg", string(random)})
+	br := bufio.NewReaderSize(nil, 64<<10)
+	copyBuf := make([]byte, 4096)
+	for _, impl := range []string{"formdata", "mime"} {
+		b.Run(impl, func(b *testing.B) {
+			b.SetBytes(int64(len(random)))
+			b.ReportAllocs()
+			for b.Loop() {
+				br.Reset(bytes.NewReader(body))
+				h := sha1.New()
+				var err error
+				if impl == "formdata" {
+					r := NewReader(br, boundary)
+					for p, e := r.NextPart(); e == nil; p, e = r.NextPart() {
+						_, err = io.CopyBuffer(h, p, copyBuf)
+					}
+				} else {
+					r := multipart.NewReader(br, boundary)
+					for p, e := r.NextPart(); e == nil; p, e = r.NextPart() {
+						_, err = io.CopyBuffer(h, p, copyBuf)
+					}
+				}
+				if err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
