@@ -76,8 +76,13 @@ func (s *server) makePicturesThenTell(id string) error {
 
 // tellUploadedNow sends on_upload_success for an upload whose pictures
 // will not be made (no media folder, a full queue), once its answer is on
-// its way: a client learns of its upload before it hears of it.
-func (s *server) tellUploadedNow(w http.ResponseWriter, id string) {
+// its way: a client learns of its upload before it hears of it. Where its
+// owner has no live connection, nothing is told, and the answer goes out
+// as every other does.
+func (s *server) tellUploadedNow(w http.ResponseWriter, owner, id string) {
+	if !s.live.Listening(owner) {
+		return
+	}
 	_ = http.NewResponseController(w).Flush()
 	s.tellUploaded(id)
 }

@@ -106,7 +106,7 @@ func (s *server) upload(c *call) error {
 	}
 	_ = c.json(status, model.UploadResult{ID: res.ID, Duplicate: res.Duplicate})
 	if !res.Duplicate && !picturesQueued {
-		s.tellUploadedNow(c.w, res.ID)
+		s.tellUploadedNow(c.w, p.User.ID, res.ID)
 	}
 	return nil
 }
