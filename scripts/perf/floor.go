@@ -309,21 +309,7 @@ func rounded(xs []float64) []int {
 // startLogged starts the mock as startMediaspec does, but with its request
 // log on (text, into its log file).
 func startLogged(ctx context.Context, bin, logDir string) (*process, string, error) {
-	port, err := freePort()
-	if err != nil {
-		return nil, "", err
-	}
-	addr := fmt.Sprintf("127.0.0.1:%d", port)
-	p, err := startProcess("mediaspec-logged", logDir, bin, "serve", "--addr", addr, "--seed", "42", "--media-dir", "off")
-	if err != nil {
-		return nil, "", err
-	}
-	base := "http://" + addr + "/api"
-	if err := p.waitReady(ctx, base+"/openapi.json", 30*time.Second); err != nil {
-		p.stop()
-		return nil, "", err
-	}
-	return p, base, nil
+	return startServe(ctx, "mediaspec-logged", bin, logDir, "--seed", "42", "--media-dir", "off")
 }
 
 // startBare starts this program's bare server on a free port.

@@ -161,12 +161,18 @@ func freePort() (int, error) {
 // startMediaspec starts `bin serve --quiet` on a free loopback port and
 // returns it with its base URL once it answers.
 func startMediaspec(ctx context.Context, bin, logDir string, extra ...string) (*process, string, error) {
+	return startServe(ctx, "mediaspec", bin, logDir, append([]string{"--quiet"}, extra...)...)
+}
+
+// startServe starts `bin serve args...` on a free loopback port, its output
+// in logDir under name, and returns it with its base URL once it answers.
+func startServe(ctx context.Context, name, bin, logDir string, args ...string) (*process, string, error) {
 	port, err := freePort()
 	if err != nil {
 		return nil, "", err
 	}
 	addr := fmt.Sprintf("127.0.0.1:%d", port)
-	p, err := startProcess("mediaspec", logDir, append([]string{bin, "serve", "--quiet", "--addr", addr}, extra...)...)
+	p, err := startProcess(name, logDir, append([]string{bin, "serve", "--addr", addr}, args...)...)
 	if err != nil {
 		return nil, "", err
 	}
