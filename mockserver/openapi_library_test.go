@@ -442,14 +442,9 @@ func checkAgainst(t *testing.T, doc string, err error, known string, r *http.Req
 func TestGeneratedLibraryValidates(t *testing.T) {
 	v := loadValidators(t)
 	upstream := loadUpstreamLibrary(t)
-	anchor := time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)
 	for seed := int64(1); seed <= 5; seed++ {
 		t.Run(fmt.Sprint("seed ", seed), func(t *testing.T) {
-			d := fake.Generate(fake.Options{Seed: seed, Anchor: anchor, Links: 6, APIKey: "k"})
-			srv := newTestServer(t, func(c *Config) {
-				c.Dataset = func() model.Dataset { return d }
-				c.Now = func() time.Time { return anchor }
-			})
+			d, srv := newGeneratedServer(t, seed)
 			// read GETs path with the credential header, and checks the
 			// answer; against ours alone where sanitized (see
 			// TestEveryLibraryResponseValidates).
@@ -506,7 +501,7 @@ func TestGeneratedLibraryValidates(t *testing.T) {
 			}
 			// An album's timeline through its links that need no password.
 			for _, l := range d.SharedLinks {
-				if l.AlbumID == nil || l.Password != nil || (l.ExpiresAt != nil && l.ExpiresAt.Before(anchor)) {
+				if l.AlbumID == nil || l.Password != nil || (l.ExpiresAt != nil && l.ExpiresAt.Before(d.Anchor.Time)) {
 					continue
 				}
 				query := "size=MONTH&albumId=" + *l.AlbumID
@@ -518,4 +513,16 @@ func TestGeneratedLibraryValidates(t *testing.T) {
 			}
 		})
 	}
+}
+
+// newGeneratedServer serves the library fake.Generate makes of seed (six
+// links, its clock at the library's anchor).
+func newGeneratedServer(t *testing.T, seed int64) (model.Dataset, *httptest.Server) {
+	t.Helper()
+	anchor := time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)
+	d := fake.Generate(fake.Options{Seed: seed, Anchor: anchor, Links: 6, APIKey: "k"})
+	return d, newTestServer(t, func(c *Config) {
+		c.Dataset = func() model.Dataset { return d }
+		c.Now = func() time.Time { return anchor }
+	})
 }

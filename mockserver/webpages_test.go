@@ -6,12 +6,9 @@ import (
 	"net/http"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/mediaspec/mediaspec/mockserver/fake"
-	"github.com/mediaspec/mediaspec/mockserver/model"
 	"github.com/mediaspec/mediaspec/spec"
 )
 
@@ -21,14 +18,9 @@ import (
 func TestGeneratedWebPagesValidate(t *testing.T) {
 	v := loadValidators(t)
 	upstream := loadUpstreamLibrary(t)
-	anchor := time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)
 	for seed := int64(1); seed <= 3; seed++ {
 		t.Run(fmt.Sprint("seed ", seed), func(t *testing.T) {
-			d := fake.Generate(fake.Options{Seed: seed, Anchor: anchor, Links: 6, APIKey: "k"})
-			srv := newTestServer(t, func(c *Config) {
-				c.Dataset = func() model.Dataset { return d }
-				c.Now = func() time.Time { return anchor }
-			})
+			d, srv := newGeneratedServer(t, seed)
 			send := func(t *testing.T, method, path, body, key string) []byte {
 				t.Helper()
 				r := newRequest(t, method, srv.URL+path, nil, "x-api-key", key)
