@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/mediaspec/mediaspec/mockserver/internal/formdata"
 	"github.com/mediaspec/mediaspec/mockserver/model"
 )
 
@@ -108,6 +109,7 @@ func TestUploadMalformedBodies(t *testing.T) {
 		{"cut off after the preamble", ct, good[:20], ""},
 		{"an empty body", ct, nil, ""},
 		{"a part's header without a colon", "multipart/form-data; boundary=B", []byte("--B\r\nno colon here\r\n\r\nx\r\n--B--\r\n"), "Malformed multipart body: a part's headers cannot be read"},
+		{"a part's headers past their bound", "multipart/form-data; boundary=B", []byte("--B\r\nContent-Disposition: form-data; name=\"a\"\r\nX-Pad: " + strings.Repeat("p", formdata.MaxHeaderBytes) + "\r\n\r\nx\r\n--B--\r\n"), "Malformed multipart body: a part's headers are too large"},
 		{"a line where a part should start", "multipart/form-data; boundary=B", []byte("--B\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\nx\r\n--Bz\r\n"), ""},
 	}
 	srv := newTestServer(t)
