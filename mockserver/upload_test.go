@@ -3,6 +3,7 @@ package mockserver
 import (
 	"bytes"
 	"crypto/sha1"
+	"encoding/base64"
 	"encoding/hex"
 	"fmt"
 	"io"
@@ -500,4 +501,26 @@ func TestUploadLivePhotoConflicts(t *testing.T) {
 			assert.Equal(t, video.ID, *a.LivePhotoVideoID)
 		}
 	}
+}
+
+// TestQuotedPrintablePartIsKeptAsSent: a file part that says it is
+// quoted-printable is stored as its bytes came, as the reference stores
+// it (its checksum is that of "a=3Db", not of "a=b").
+func TestQuotedPrintablePartIsKeptAsSent(t *testing.T) {
+	srv := newTestServer(t)
+	content := "a=3Db, sent quoted-printable"
+	var body strings.Builder
+	for _, f := range [][2]string{{"deviceAssetId", "qp-1"}, {"deviceId", "phone"}, {"fileCreatedAt", "2024-01-01T00:00:00Z"}, {"fileModifiedAt", "2024-01-01T00:00:00Z"}} {
+		fmt.Fprintf(&body, "--B\r\nContent-Disposition: form-data; name=%q\r\n\r\n%s\r\n", f[0], f[1])
+	}
+	body.WriteString("--B\r\nContent-Disposition: form-data; name=\"assetData\"; filename=\"qp.jpg\"\r\nContent-Transfer-Encoding: quoted-printable\r\n\r\n" + content + "\r\n--B--\r\n")
+	rep := do(t, newRequest(t, http.MethodPost, srv.URL+"/api/asset/upload", strings.NewReader(body.String()),
+		"x-api-key", keyAlice, "Content-Type", "multipart/form-data; boundary=B"))
+	require.Equal(t, http.StatusCreated, rep.status, string(rep.body))
+	var up struct{ ID string }
+	rep.json(t, &up)
+	var a struct{ Checksum string }
+	getJSON(t, srv, "/api/asset/"+up.ID, &a, "x-api-key", keyAlice)
+	sum := sha1.Sum([]byte(content))
+	assert.Equal(t, base64.StdEncoding.EncodeToString(sum[:]), a.Checksum)
 }

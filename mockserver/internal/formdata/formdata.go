@@ -8,9 +8,10 @@
 // a first boundary line ending in a bare "\n" switching the body to bare
 // newlines, a boundary followed by anything but a blank, a newline or
 // "--" being data, the closing boundary ending the body even without its
-// newline. Two things differ: a part's headers are at most MaxHeaderBytes
-// (mime/multipart allows 10 MiB), and a quoted-printable part is not
-// decoded (as multer, which reads the reference's uploads, does not).
+// newline. Two things differ, as the reference reads a body: a part's
+// headers are at most MaxHeaderBytes (mime/multipart allows 10 MiB; the
+// reference refuses 20 KB of them), and a quoted-printable part is kept
+// as it was sent (the reference stores and hashes "a=3Db", not "a=b").
 package formdata
 
 import (
