@@ -5,6 +5,8 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
+	"io"
+	"log/slog"
 	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
@@ -62,7 +64,7 @@ func benchmarkUpload(b *testing.B, size int, mediaDir string) {
 		r := httptest.NewRequestWithContext(b.Context(), http.MethodPost, "/api/asset/upload", bytes.NewReader(body))
 		r.Header.Set("Content-Type", ct)
 		r.Header.Set("x-api-key", keyAlice)
-		w := httptest.NewRecorder()
+		w := connRecorder{httptest.NewRecorder()}
 		h.ServeHTTP(w, r)
 		if w.Code != http.StatusCreated {
 			b.Fatalf("status %d: %s", w.Code, w.Body)
@@ -94,6 +96,70 @@ func BenchmarkSharedLinks(b *testing.B) {
 			b.SetBytes(int64(size))
 		})
 	}
+}
+
+// BenchmarkListingRequest measures what the mock does around a cached
+// listing's bytes (the middleware, the credential, the cache's lookup, the
+// headers), the bytes themselves discarded: what a listing costs beyond a
+// bare server that only writes them. Quiet, and with a log line a request.
+func BenchmarkListingRequest(b *testing.B) {
+	d := fake.Generate(fake.Options{Seed: 42, Anchor: time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC), APIKey: keyAlice})
+	for _, logged := range []bool{false, true} {
+		b.Run(map[bool]string{false: "quiet", true: "logged"}[logged], func(b *testing.B) {
+			logger := slog.New(slog.DiscardHandler)
+			if logged {
+				logger = slog.New(slog.NewTextHandler(io.Discard, nil))
+			}
+			h, err := New(Config{Dataset: func() model.Dataset { return d }, Logger: logger})
+			require.NoError(b, err)
+			defer h.Close()
+			r := httptest.NewRequestWithContext(b.Context(), http.MethodGet, "/api/shared-links", nil)
+			r.Header.Set("x-api-key", keyAlice)
+			r.Header.Set("User-Agent", "Go-http-client/1.1")
+			r.Header.Set("Accept-Encoding", "gzip")
+			b.ReportAllocs()
+			for b.Loop() {
+				w := &discardWriter{header: http.Header{}}
+				h.ServeHTTP(w, r)
+				if w.status != http.StatusOK {
+					b.Fatalf("status %d", w.status)
+				}
+			}
+		})
+	}
+}
+
+// connRecorder is a recorder that takes deadlines, as a connection's
+// writer does: the upload sets them as the body arrives.
+type connRecorder struct{ *httptest.ResponseRecorder }
+
+func (connRecorder) SetReadDeadline(time.Time) error  { return nil }
+func (connRecorder) SetWriteDeadline(time.Time) error { return nil }
+
+// discardWriter is a ResponseWriter that keeps the status and headers and
+// drops the body.
+type discardWriter struct {
+	header http.Header
+	status int
+	bytes  int
+}
+
+func (w *discardWriter) Header() http.Header { return w.header }
+
+func (w *discardWriter) WriteHeader(status int) {
+	if w.status == 0 {
+		w.status = status
+	}
+}
+
+// SetWriteDeadline lets http.ResponseController set deadlines, as on a
+// connection.
+func (w *discardWriter) SetWriteDeadline(time.Time) error { return nil }
+
+func (w *discardWriter) Write(p []byte) (int, error) {
+	w.WriteHeader(http.StatusOK)
+	w.bytes += len(p)
+	return len(p), nil
 }
 
 // BenchmarkEncodeListing measures building and encoding a listing from the
