@@ -154,9 +154,15 @@ func (c *jsonErrorConn) Close() error {
 const plainErrorHeaders = "\r\nContent-Type: text/plain; charset=utf-8\r\nConnection: close\r\n\r\n"
 
 func (c *jsonErrorConn) Write(p []byte) (int, error) {
+	// net/http writes its own answer in one piece, from its status line
+	// on: every other write (the mock's answers, a large body's bytes)
+	// goes through as it is, without a search through it.
+	if !mayBePlainError(p) {
+		return c.Conn.Write(p)
+	}
 	head, text, ok := bytes.Cut(p, []byte(plainErrorHeaders))
 	status := 0
-	if ok && bytes.HasPrefix(head, []byte("HTTP/1.1 ")) && len(head) >= 12 {
+	if ok && len(head) >= 12 {
 		status, _ = strconv.Atoi(string(head[9:12]))
 	}
 	if status < 400 || status > 599 {
@@ -174,6 +180,12 @@ func (c *jsonErrorConn) Write(p []byte) (int, error) {
 		return 0, err
 	}
 	return len(p), nil
+}
+
+// mayBePlainError says whether p begins as an error answer's status line
+// (HTTP/1.1 4xx or 5xx), which net/http's own answers are.
+func mayBePlainError(p []byte) bool {
+	return len(p) >= 12 && bytes.HasPrefix(p, []byte("HTTP/1.1 ")) && (p[9] == '4' || p[9] == '5')
 }
 
 // SyscallConn lets the mock look at the connection's TCP state (peer.go).
