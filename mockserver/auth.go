@@ -3,7 +3,6 @@ package mockserver
 import (
 	"net/http"
 	"net/url"
-	"slices"
 	"strings"
 
 	"github.com/mediaspec/mediaspec/mockserver/internal/store"
@@ -16,20 +15,47 @@ type presented struct {
 	value *string
 }
 
+// The canonical names of the headers that carry credentials, as
+// http.Header keys them: looked up as they are, with no canonicalizing on
+// every request.
+const (
+	headerShareKey     = "X-Immich-Share-Key"
+	headerUserToken    = "X-Immich-User-Token"
+	headerSessionToken = "X-Immich-Session-Token"
+	headerAPIKey       = "X-Api-Key"
+)
+
+// The places of the credentials a request may carry, in presentedSet.
+const (
+	shareKeyPlaces = 2
+	sessionPlaces  = 5
+	apiKeyPlaces   = 2
+)
+
+// presentedSet is every place a credential may be presented, in the order
+// the reference tries them (presentedCredentials); a nil value was not
+// presented.
+type presentedSet [shareKeyPlaces + sessionPlaces + apiKeyPlaces]presented
+
+func (ps *presentedSet) shareKeys() []presented { return ps[:shareKeyPlaces] }
+func (ps *presentedSet) sessions() []presented {
+	return ps[shareKeyPlaces : shareKeyPlaces+sessionPlaces]
+}
+func (ps *presentedSet) apiKeys() []presented { return ps[shareKeyPlaces+sessionPlaces:] }
+
 // presentedCredentials are the credentials r may carry, where the reference
 // looks for them, in the order it tries them: a shared link's key (header
 // x-immich-share-key, query key), a session's access token (headers
 // x-immich-user-token and x-immich-session-token, query sessionKey,
 // Authorization: Bearer, cookie immich_access_token), an API key (header
-// x-api-key, query apiKey). A nil value was not presented.
-func presentedCredentials(r *http.Request, q url.Values) (shareKeys, sessions, apiKeys []presented) {
-	shareKeys = []presented{{"share-key", header(r, "x-immich-share-key")}, {"share-key", query(q, "key")}}
-	sessions = []presented{
-		{"user-token", header(r, "x-immich-user-token")}, {"user-token", header(r, "x-immich-session-token")},
+// x-api-key, query apiKey).
+func presentedCredentials(r *http.Request, q url.Values) presentedSet {
+	return presentedSet{
+		{"share-key", header(r, headerShareKey)}, {"share-key", query(q, "key")},
+		{"user-token", header(r, headerUserToken)}, {"user-token", header(r, headerSessionToken)},
 		{"user-token", query(q, "sessionKey")}, {"bearer", bearer(r)}, {"cookie", cookie(r, "immich_access_token")},
+		{"api-key", header(r, headerAPIKey)}, {"api-key", query(q, "apiKey")},
 	}
-	apiKeys = []presented{{"api-key", header(r, "x-api-key")}, {"api-key", query(q, "apiKey")}}
-	return shareKeys, sessions, apiKeys
 }
 
 // credentialsOf reads the credentials a request presents
@@ -37,11 +63,11 @@ func presentedCredentials(r *http.Request, q url.Values) (shareKeys, sessions, a
 // links. Nothing else of the request is read.
 func credentialsOf(r *http.Request) store.Credentials {
 	var c store.Credentials
-	q := r.URL.Query()
-	shareKeys, sessions, apiKeys := presentedCredentials(r, q)
-	c.ShareKey = first(shareKeys).value
-	c.Session = first(sessions).value
-	c.APIKey = first(apiKeys).value
+	q := queryOf(r)
+	ps := presentedCredentials(r, q)
+	c.ShareKey = first(ps.shareKeys()).value
+	c.Session = first(ps.sessions()).value
+	c.APIKey = first(ps.apiKeys()).value
 	if v := query(q, "token"); v != nil {
 		c.LinkTokens = append(c.LinkTokens, strings.Split(*v, ",")...)
 	}
@@ -57,8 +83,16 @@ func credentialsOf(r *http.Request) store.Credentials {
 // credentialOf is the credential that decides who r acts for: the first
 // one presented. Its value is nil when r presents none.
 func credentialOf(r *http.Request) presented {
-	shareKeys, sessions, apiKeys := presentedCredentials(r, r.URL.Query())
-	return first(slices.Concat(shareKeys, sessions, apiKeys))
+	ps := presentedCredentials(r, queryOf(r))
+	return first(ps[:])
+}
+
+// queryOf is r's query, parsed; nil (no allocation) when it has none.
+func queryOf(r *http.Request) url.Values {
+	if r.URL.RawQuery == "" {
+		return nil
+	}
+	return r.URL.Query()
 }
 
 // first is the first credential of list that was presented, or one with a
@@ -79,8 +113,10 @@ func query(q map[string][]string, name string) *string {
 	return nil
 }
 
+// header is the value of the header of canonical name, trimmed; nil when
+// r has none.
 func header(r *http.Request, name string) *string {
-	if vs, ok := r.Header[http.CanonicalHeaderKey(name)]; ok && len(vs) > 0 {
+	if vs, ok := r.Header[name]; ok && len(vs) > 0 {
 		return new(strings.TrimSpace(vs[0]))
 	}
 	return nil
@@ -96,7 +132,11 @@ func cookie(r *http.Request, name string) *string {
 // bearer is the token of an "Authorization: Bearer <token>" header; any
 // other scheme (Basic) is no credential.
 func bearer(r *http.Request) *string {
-	scheme, token, ok := strings.Cut(strings.TrimSpace(r.Header.Get("Authorization")), " ")
+	vs := r.Header["Authorization"]
+	if len(vs) == 0 {
+		return nil
+	}
+	scheme, token, ok := strings.Cut(strings.TrimSpace(vs[0]), " ")
 	if !ok || !strings.EqualFold(scheme, "bearer") {
 		return nil
 	}

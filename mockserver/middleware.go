@@ -32,26 +32,26 @@ func (s *server) middleware(h http.Handler) http.Handler {
 	return s.logRequests(h)
 }
 
-// dispatch dispatches to the mux and answers unknown routes and wrong methods
-// with the JSON 404 instead of the mux's plain text. A path that is
-// not clean (//api/x, /api/./x, /api/x/../y) is no route either: the mux
-// would redirect it with an HTML body, and the reference answers 404. (The
-// mux also redirects /x to /x/ for a pattern ending in a slash: routes
-// registers none.)
+// dispatch dispatches to the mux. A path that is not clean (//api/x,
+// /api/./x, /api/x/../y) is no route: the mux would redirect it with an
+// HTML body, and the reference answers 404. (The mux also redirects /x to
+// /x/ for a pattern ending in a slash: routes registers none but unknownRoute's.)
 func (s *server) dispatch() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if p := r.URL.Path; p != cleanPath(p) {
 			writeError(w, errorf(http.StatusNotFound, "Cannot %s %s", r.Method, p))
 			return
 		}
-		if _, pattern := s.mux.Handler(r); pattern != "" {
-			s.mux.ServeHTTP(w, r) // the mux sets the path's wildcards
-			return
-		}
-		// An unknown route and a wrong method alike: 404, as the reference
-		// answers both.
-		writeError(w, errorf(http.StatusNotFound, "Cannot %s %s", r.Method, r.URL.Path))
+		s.mux.ServeHTTP(w, r) // the mux sets the path's wildcards
 	})
+}
+
+// unknownRoute answers what no route matches, an unknown path and a wrong
+// method alike, with the JSON 404, as the reference answers both (the mux
+// would answer its own plain-text 404 or 405). It is the mux's pattern
+// "/", which every request matches that no other pattern does.
+func unknownRoute(w http.ResponseWriter, r *http.Request) {
+	writeError(w, errorf(http.StatusNotFound, "Cannot %s %s", r.Method, r.URL.Path))
 }
 
 // route registers the handler of a pattern.
@@ -217,7 +217,7 @@ func guardControl(h http.Handler) http.Handler {
 // sending) is answered at once, as it asked.
 func mockHeaders(h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if v := r.Header.Get("x-mock-delay"); v != "" {
+		if v := r.Header.Get("X-Mock-Delay"); v != "" {
 			d, err := time.ParseDuration(v)
 			if err != nil || d < 0 || d > maxMockDelay {
 				writeError(w, errorf(http.StatusBadRequest, "x-mock-delay must be a duration from 0s to %s, like 300ms", maxMockDelay))
@@ -230,7 +230,7 @@ func mockHeaders(h http.Handler) http.Handler {
 				clientGone(w)
 			}
 		}
-		if v := r.Header.Get("x-mock-status"); v != "" {
+		if v := r.Header.Get("X-Mock-Status"); v != "" {
 			status, err := strconv.Atoi(v)
 			if err != nil || status < 400 || status > 599 || http.StatusText(status) == "" {
 				writeError(w, errorf(http.StatusBadRequest, "x-mock-status must be an error status from 400 to 599 that HTTP names, like 503"))
@@ -266,6 +266,12 @@ func (s *server) latency(h http.Handler) http.Handler {
 // the status's: 5xx ERROR, 4xx WARN, the rest INFO.
 func (s *server) logRequests(h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !s.log.Enabled(r.Context(), slog.LevelError) {
+			// A logger that takes no line (serve --quiet): nothing to
+			// gather for one.
+			h.ServeHTTP(w, r)
+			return
+		}
 		start := time.Now()
 		lw := &loggingWriter{ResponseWriter: w}
 		h.ServeHTTP(lw, r)

@@ -169,6 +169,7 @@ func newServer(cfg Config) (*server, error) {
 	}
 	s.profiles = newProfileImages(s.media)
 	s.routes()
+	s.mux.HandleFunc("/", unknownRoute)
 	return s, nil
 }
 
