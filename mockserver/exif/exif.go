@@ -49,7 +49,7 @@ func Read(head []byte) (*model.Exif, error) {
 	if len(head) > MaxHead {
 		head = head[:MaxHead]
 	}
-	return ReadFrom(bytes.NewReader(head))
+	return readFrom(bytes.NewReader(head), head[:min(len(head), sniffSize)])
 }
 
 // maxMetadataRead bounds the bytes ReadFrom reads of a file: the metadata
@@ -64,9 +64,19 @@ func ReadFrom(r io.ReadSeeker) (*model.Exif, error) {
 	if _, err := r.Seek(0, io.SeekStart); err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrNoExif, err)
 	}
-	head := make([]byte, 4096) // an ftyp box's brands
+	head := make([]byte, sniffSize)
 	n, _ := io.ReadFull(r, head)
-	format, ok := sniff(head[:n])
+	return readFrom(r, head[:n])
+}
+
+// sniffSize is how much of a file's start tells its format: an ftyp box's
+// brands.
+const sniffSize = 4096
+
+// readFrom reads the metadata of r, whose first bytes (up to sniffSize) are
+// head.
+func readFrom(r io.ReadSeeker, head []byte) (*model.Exif, error) {
+	format, ok := sniff(head)
 	if !ok {
 		return nil, ErrNoExif
 	}
