@@ -54,10 +54,8 @@ func (s *server) upload(c *call) error {
 			}
 		}
 	}
-	r.Body = struct {
-		io.Reader
-		io.Closer
-	}{newGuardedBody(w, r.Body, s.cfg.BodyTimeout), r.Body}
+	// The body is guarded against a client that stalls by guardBodies, as
+	// every request's is.
 	if max := s.cfg.MaxUploadBytes; max > 0 {
 		if r.ContentLength > max {
 			return tooLarge(max)
@@ -164,6 +162,7 @@ type upload struct {
 type uploadBuffers struct {
 	large bool
 	copy  []byte        // moves file bytes to the hash
+	field []byte        // takes a text field's value, most of which are short
 	head  []byte        // keeps the head of assetData, for its EXIF
 	read  *bufio.Reader // reads the body in large pieces: fewer read calls on the connection
 	file  *bufio.Writer // writes assetData to the media folder in large pieces
@@ -178,6 +177,7 @@ type uploadBuffers struct {
 // about ten thousand times the small size.
 const (
 	copyBufferSize  = 4 << 10
+	fieldBufferSize = 256
 	largeReadSize   = 64 << 10
 	smallReadSize   = 4 << 10
 	maxLargeBuffers = 64
@@ -205,7 +205,7 @@ func newUploadBuffers(large bool) *uploadBuffers {
 	if large {
 		size = largeReadSize
 	}
-	return &uploadBuffers{large: large, copy: make([]byte, copyBufferSize), read: bufio.NewReaderSize(nil, size), file: bufio.NewWriterSize(nil, size)}
+	return &uploadBuffers{large: large, copy: make([]byte, copyBufferSize), field: make([]byte, fieldBufferSize), read: bufio.NewReaderSize(nil, size), file: bufio.NewWriterSize(nil, size)}
 }
 
 func (p *bufferPool) get() *uploadBuffers {
@@ -249,7 +249,7 @@ func readUpload(r *http.Request, bufs *uploadBuffers, m *media) (*upload, error)
 			return nil, errorf(http.StatusBadRequest, "Too many parts: an upload has at most %d", maxParts)
 		}
 		if part.FileName() == "" {
-			err = up.readField(part)
+			err = up.readField(part, bufs.field)
 		} else {
 			up.files++
 			err = up.readFile(part, bufs, m)
@@ -302,8 +302,8 @@ func malformed(err error) error {
 	return errorf(http.StatusBadRequest, "Malformed multipart body: it does not follow the boundary of its Content-Type")
 }
 
-func (up *upload) readField(part *formdata.Part) error {
-	b, err := io.ReadAll(io.LimitReader(part, maxFieldBytes+1))
+func (up *upload) readField(part *formdata.Part, scratch []byte) error {
+	b, err := readBounded(part, scratch[:0], maxFieldBytes+1)
 	if err != nil {
 		return malformed(err)
 	}
@@ -315,6 +315,26 @@ func (up *upload) readField(part *formdata.Part) error {
 	}
 	up.fields[part.FormName()] = string(b)
 	return nil
+}
+
+// readBounded appends to b what r has, to its end or to limit bytes in
+// all: a field's value is read into the upload's scratch buffer, and only
+// a value larger than it takes memory of its own.
+func readBounded(r io.Reader, b []byte, limit int) ([]byte, error) {
+	for len(b) < limit {
+		if len(b) == cap(b) {
+			b = slices.Grow(b, min(cap(b)+1, limit-len(b)))
+		}
+		n, err := r.Read(b[len(b):min(cap(b), limit)])
+		b = b[:len(b)+n]
+		if err == io.EOF {
+			return b, nil
+		}
+		if err != nil {
+			return b, err
+		}
+	}
+	return b, nil
 }
 
 // readFile hashes a file part, checking first that its name and type are
@@ -398,11 +418,7 @@ func (up *upload) readFile(part *formdata.Part, bufs *uploadBuffers, m *media) e
 // a plain name: Part.FileName would quietly drop a path, and the
 // stored originalFileName is shown to every client of the link.
 func rawFileName(part *formdata.Part) (string, error) {
-	_, params, err := mime.ParseMediaType(part.Header.Get("Content-Disposition"))
-	if err != nil {
-		return "", errorf(http.StatusBadRequest, "Malformed multipart body: a part's Content-Disposition cannot be read")
-	}
-	name := params["filename"]
+	name := part.RawFileName()
 	bad := !utf8.ValidString(name) || name == "." || name == ".." || strings.ContainsAny(name, `/\`) ||
 		strings.ContainsFunc(name, unicode.IsControl)
 	if bad {

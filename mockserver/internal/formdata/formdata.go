@@ -23,6 +23,7 @@ import (
 	"mime"
 	"net/textproto"
 	"path/filepath"
+	"strings"
 )
 
 // MaxHeaderBytes bounds the headers of one part.
@@ -47,6 +48,13 @@ type Reader struct {
 	dashBoundary     []byte // "--" + boundary
 	partsRead        int
 	current          *Part
+
+	// What reads the parts' headers, kept from part to part: the block
+	// of a part's header lines, and the readers over it.
+	block  []byte
+	header bytes.Reader
+	lines  *bufio.Reader
+	tp     textproto.Reader
 }
 
 // NewReader reads a body from br, whose buffer must hold more than a
@@ -124,7 +132,8 @@ func (r *Reader) readLine() ([]byte, error) {
 
 // readHeader reads a part's headers, to the blank line that ends them.
 func (r *Reader) readHeader() (textproto.MIMEHeader, error) {
-	var block []byte
+	block := r.block[:0]
+	defer func() { r.block = block[:0] }()
 	for lineStart := 0; ; {
 		line, err := r.br.ReadSlice('\n')
 		if len(block)+len(line) > MaxHeaderBytes {
@@ -138,7 +147,7 @@ func (r *Reader) readHeader() (textproto.MIMEHeader, error) {
 			// Cut off in its headers: mime/multipart's answer is
 			// textproto's of the same bytes, io.EOF (as if the body had
 			// ended well) where the cut falls between two lines.
-			if _, err := parseHeader(block); err != nil {
+			if _, err := r.parseHeader(block); err != nil {
 				return nil, err
 			}
 			return nil, io.EOF
@@ -150,11 +159,22 @@ func (r *Reader) readHeader() (textproto.MIMEHeader, error) {
 		}
 		lineStart = len(block)
 	}
-	return parseHeader(block)
+	return r.parseHeader(block)
 }
 
-func parseHeader(block []byte) (textproto.MIMEHeader, error) {
-	h, err := textproto.NewReader(bufio.NewReaderSize(bytes.NewReader(block), len(block)+1)).ReadMIMEHeader()
+// headerReadSize is the buffer of the reader of a part's header lines.
+const headerReadSize = 512
+
+// parseHeader reads a part's header lines as textproto reads them.
+func (r *Reader) parseHeader(block []byte) (textproto.MIMEHeader, error) {
+	r.header.Reset(block)
+	if r.lines == nil {
+		r.lines = bufio.NewReaderSize(&r.header, headerReadSize)
+	} else {
+		r.lines.Reset(&r.header)
+	}
+	r.tp.R = r.lines
+	h, err := r.tp.ReadMIMEHeader()
 	switch {
 	case err == io.EOF:
 		return nil, io.EOF
@@ -204,8 +224,11 @@ type Part struct {
 	err     error // once n is read: io.EOF at the boundary, or the read's error
 	readErr error // of the last read into the buffer
 
-	disposition       string
-	dispositionParams map[string]string
+	// Of the Content-Disposition, once read: its type, and its name and
+	// filename parameters.
+	dispositionRead    bool
+	disposition        string
+	formName, fileName string
 }
 
 // FormName is the part's name, if its Content-Disposition is form-data.
@@ -214,29 +237,80 @@ func (p *Part) FormName() string {
 	if p.disposition != "form-data" {
 		return ""
 	}
-	return p.dispositionParams["name"]
+	return p.formName
 }
 
 // FileName is the base of the part's filename, as mime/multipart gives
 // it: "" for a part with no filename.
 func (p *Part) FileName() string {
 	p.parseDisposition()
-	name := p.dispositionParams["filename"]
-	if name == "" {
+	if p.fileName == "" {
 		return ""
 	}
-	return filepath.Base(name)
+	return filepath.Base(p.fileName)
+}
+
+// RawFileName is the part's filename as it was sent, path and all: ""
+// for a part with no filename, or one whose Content-Disposition cannot be
+// read.
+func (p *Part) RawFileName() string {
+	p.parseDisposition()
+	return p.fileName
 }
 
 func (p *Part) parseDisposition() {
-	if p.dispositionParams != nil {
+	if p.dispositionRead {
 		return
 	}
-	var err error
-	p.disposition, p.dispositionParams, err = mime.ParseMediaType(p.Header.Get("Content-Disposition"))
-	if err != nil {
-		p.dispositionParams = map[string]string{}
+	p.dispositionRead = true
+	v := p.Header.Get("Content-Disposition")
+	if name, filename, ok := parseFormData(v); ok {
+		p.disposition, p.formName, p.fileName = "form-data", name, filename
+		return
 	}
+	disposition, params, err := mime.ParseMediaType(v)
+	p.disposition = disposition
+	if err == nil {
+		p.formName, p.fileName = params["name"], params["filename"]
+	}
+}
+
+// parseFormData reads the Content-Disposition that clients send, without
+// the map and the copies of mime.ParseMediaType: form-data; name="..."
+// and, for a file, ; filename="...", each value quoted and holding no
+// quote, backslash or line break. It gives what ParseMediaType gives of
+// such a value, and reports false for any other, which ParseMediaType
+// reads.
+func parseFormData(v string) (name, filename string, ok bool) {
+	rest, ok := strings.CutPrefix(v, `form-data; name="`)
+	if !ok {
+		return "", "", false
+	}
+	if name, rest, ok = quotedValue(rest); !ok {
+		return "", "", false
+	}
+	if rest == "" {
+		return name, "", true
+	}
+	if rest, ok = strings.CutPrefix(rest, `; filename="`); !ok {
+		return "", "", false
+	}
+	if filename, rest, ok = quotedValue(rest); !ok || rest != "" {
+		return "", "", false
+	}
+	return name, filename, true
+}
+
+// quotedValue is the value of a quoted string whose opening quote is read,
+// up to its closing quote, and what follows that; false where the value
+// holds a backslash or a line break (an escape, or no value at all, which
+// ParseMediaType tells).
+func quotedValue(s string) (value, rest string, ok bool) {
+	end := strings.IndexAny(s, "\"\\\r\n")
+	if end < 0 || s[end] != '"' {
+		return "", "", false
+	}
+	return s[:end], s[end+1:], true
 }
 
 // available is the body's bytes in the buffer now, waiting for more until

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"io"
 	"math/rand/v2"
+	"mime"
 	"mime/multipart"
 	"net/textproto"
 	"strings"
@@ -240,4 +241,79 @@ func BenchmarkFilePart(b *testing.B) {
 			}
 		})
 	}
+}
+
+// dispositionSeeds are Content-Dispositions as clients send them, and as
+// they may: escapes, other spacing and case, RFC 2231 names, breaks.
+var dispositionSeeds = []string{
+	`form-data; name="deviceId"`,
+	`form-data; name="assetData"; filename="IMG_0001.JPG"`,
+	`form-data; name=""`,
+	`form-data; name="a"; filename=""`,
+	`form-data; name="a"; filename="C:\dir\x.jpg"`,
+	`form-data; name="a"; filename="q\"uote.jpg"`,
+	`form-data; name="a"; filename="line` + "\r\n" + `break.jpg"`,
+	`form-data;name="a"`,
+	`form-data; name="a" ; filename="b"`,
+	`Form-Data; name="a"`,
+	`form-data; NAME="a"`,
+	`form-data; name=a`,
+	`form-data; name="a"; filename*=UTF-8''%C3%A9.jpg`,
+	`form-data; name="a"; filename="b"; filename="c"`,
+	`form-data; name="a";`,
+	`form-data; name="a`,
+	`form-data; name="été"; filename="写真.jpg"`,
+	`attachment; filename="x"`,
+	``,
+}
+
+// checkDisposition checks parseFormData against mime.ParseMediaType: where
+// it reads a value, it reads what ParseMediaType reads.
+func checkDisposition(t *testing.T, v string) {
+	name, filename, ok := parseFormData(v)
+	if !ok {
+		return
+	}
+	typ, params, err := mime.ParseMediaType(v)
+	require.NoError(t, err, "%q", v)
+	assert.Equal(t, "form-data", typ, "%q", v)
+	assert.Equal(t, name, params["name"], "%q", v)
+	assert.Equal(t, filename, params["filename"], "%q", v)
+	for k := range params {
+		assert.Contains(t, []string{"name", "filename"}, k, "%q", v)
+	}
+}
+
+func TestDispositionAsParseMediaType(t *testing.T) {
+	for _, v := range dispositionSeeds {
+		checkDisposition(t, v)
+	}
+	// What clients send is read without ParseMediaType; the rest by it.
+	for v, fast := range map[string]bool{
+		dispositionSeeds[0]: true, dispositionSeeds[1]: true, dispositionSeeds[5]: false, dispositionSeeds[8]: false,
+	} {
+		_, _, ok := parseFormData(v)
+		assert.Equal(t, fast, ok, "%q", v)
+	}
+	// And a part reads the same either way.
+	for _, v := range dispositionSeeds {
+		p := &Part{Header: textproto.MIMEHeader{"Content-Disposition": {v}}}
+		typ, params, err := mime.ParseMediaType(v)
+		if err != nil {
+			params = nil
+		}
+		if typ == "form-data" {
+			assert.Equal(t, params["name"], p.FormName(), "%q", v)
+		} else {
+			assert.Empty(t, p.FormName(), "%q", v)
+		}
+		assert.Equal(t, params["filename"], p.RawFileName(), "%q", v)
+	}
+}
+
+func FuzzDispositionAsParseMediaType(f *testing.F) {
+	for _, v := range dispositionSeeds {
+		f.Add(v)
+	}
+	f.Fuzz(checkDisposition)
 }
