@@ -25,7 +25,15 @@ type guardedBody struct {
 	timeout time.Duration
 	start   time.Time
 	n       int64
+	armed   time.Time // when the read deadline was last set; zero before
 }
+
+// The read deadline is set timeout plus a slack ahead and pushed on by a
+// read at most every slack: setting it on every read of a fast body cost
+// more than the read's own work (a runtime timer changed each time). A
+// body that stalls is cut off after between timeout and timeout plus the
+// slack, never sooner.
+const deadlineSlackDivisor = 8
 
 // errBodyTooSlow is the answer to a body cut off by guardedBody.
 var errBodyTooSlow = errors.New("upload body too slow")
@@ -37,7 +45,11 @@ func newGuardedBody(w http.ResponseWriter, r io.Reader, timeout time.Duration) *
 func (g *guardedBody) Read(p []byte) (int, error) {
 	// Not every ResponseWriter can set deadlines (a recorder in a test); the
 	// rate check below still holds there.
-	_ = g.rc.SetReadDeadline(time.Now().Add(g.timeout))
+	slack := g.timeout / deadlineSlackDivisor
+	if now := time.Now(); g.armed.IsZero() || now.Sub(g.armed) >= slack {
+		_ = g.rc.SetReadDeadline(now.Add(g.timeout + slack))
+		g.armed = now
+	}
 	n, err := g.r.Read(p)
 	g.n += int64(n)
 	if errors.Is(err, os.ErrDeadlineExceeded) {
