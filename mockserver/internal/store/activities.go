@@ -37,7 +37,7 @@ func (tx *Tx) addActivity(a model.ActivityRecord) error {
 			return err
 		}
 	}
-	if err := inRange(map[string]*model.Time{"createdAt": &a.CreatedAt}); err != nil {
+	if err := inRange(timeField{"createdAt", &a.CreatedAt}); err != nil {
 		return err
 	}
 	made := st.activityByID == nil

@@ -4,7 +4,6 @@ import (
 	"encoding/base64"
 	"encoding/hex"
 	"fmt"
-	"maps"
 	"slices"
 	"strings"
 	"time"
@@ -313,8 +312,8 @@ func (tx *Tx) addAsset(a model.AssetRecord) error {
 	if a.ID == "" || st.assetBy[a.ID] != nil {
 		return fmt.Errorf("id %q is empty or not unique", a.ID)
 	}
-	if err := inRange(map[string]*model.Time{"fileCreatedAt": &a.FileCreatedAt, "fileModifiedAt": &a.FileModifiedAt,
-		"localDateTime": &a.LocalDateTime, "createdAt": &a.CreatedAt, "updatedAt": &a.UpdatedAt}); err != nil {
+	if err := inRange(timeField{"createdAt", &a.CreatedAt}, timeField{"fileCreatedAt", &a.FileCreatedAt}, timeField{"fileModifiedAt", &a.FileModifiedAt},
+		timeField{"localDateTime", &a.LocalDateTime}, timeField{"updatedAt", &a.UpdatedAt}); err != nil {
 		return err
 	}
 	if err := checkText("originalFileName", a.OriginalFileName, MaxFileNameBytes); err != nil {
@@ -374,12 +373,19 @@ func (tx *Tx) addAsset(a model.AssetRecord) error {
 	return nil
 }
 
+// timeField is a time of a record, under the name the API gives it.
+type timeField struct {
+	name string
+	t    *model.Time
+}
+
 // inRange checks that every time given (nil ones are absent) lies in the
-// years the API can write back.
-func inRange(times map[string]*model.Time) error {
-	for _, name := range slices.Sorted(maps.Keys(times)) {
-		if t := times[name]; t != nil && !t.IsZero() && !model.InRange(t.Time) {
-			return fmt.Errorf("%s %s is not in the years 0001 to 9999", name, t.UTC().Format(time.RFC3339))
+// years the API can write back. The first that does not, in the order
+// given (the names' order, at every call), is the error.
+func inRange(times ...timeField) error {
+	for _, f := range times {
+		if t := f.t; t != nil && !t.IsZero() && !model.InRange(t.Time) {
+			return fmt.Errorf("%s %s is not in the years 0001 to 9999", f.name, t.UTC().Format(time.RFC3339))
 		}
 	}
 	return nil
@@ -420,7 +426,7 @@ func (tx *Tx) addAlbum(al model.AlbumRecord) error {
 	if al.ID == "" || st.albumByID[al.ID] != nil {
 		return fmt.Errorf("id %q is empty or not unique", al.ID)
 	}
-	if err := inRange(map[string]*model.Time{"createdAt": &al.CreatedAt, "updatedAt": &al.UpdatedAt}); err != nil {
+	if err := inRange(timeField{"createdAt", &al.CreatedAt}, timeField{"updatedAt", &al.UpdatedAt}); err != nil {
 		return err
 	}
 	if err := checkText("albumName", al.AlbumName, MaxNameChars); err != nil {
@@ -458,7 +464,7 @@ func (tx *Tx) addAlbum(al model.AlbumRecord) error {
 
 func (tx *Tx) addLink(l model.SharedLinkRecord) error {
 	st := tx.st
-	if err := inRange(map[string]*model.Time{"createdAt": &l.CreatedAt, "expiresAt": l.ExpiresAt}); err != nil {
+	if err := inRange(timeField{"createdAt", &l.CreatedAt}, timeField{"expiresAt", l.ExpiresAt}); err != nil {
 		return err
 	}
 	switch {
