@@ -303,6 +303,12 @@ func TestLogCredential(t *testing.T) {
 		{"a short secret", func(t *testing.T, base string) *http.Request {
 			return newRequest(t, http.MethodGet, base+"/api/shared-links", nil, "x-api-key", "abc123")
 		}, "credential.kind=api-key", []string{"abc123", "c123", "last4"}},
+		{"a key of other letters, ending in ASCII", func(t *testing.T, base string) *http.Request {
+			return newRequest(t, http.MethodGet, base+"/api/shared-links", nil, "x-api-key", "ключ-ключ-abcd")
+		}, "credential.kind=api-key credential.last4=abcd", []string{"ключ"}},
+		{"a key ending in other letters", func(t *testing.T, base string) *http.Request {
+			return newRequest(t, http.MethodGet, base+"/api/shared-links", nil, "x-api-key", "a-long-key-é123")
+		}, "credential.kind=api-key", []string{"a-long", "é123", "last4"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -275,10 +275,8 @@ func (s *server) logRequests(h http.Handler) http.Handler {
 		start := time.Now()
 		lw := &loggingWriter{ResponseWriter: w}
 		h.ServeHTTP(lw, r)
-		attrs := []slog.Attr{
-			slog.String("method", r.Method),
-			slog.String("path", r.URL.Path),
-		}
+		attrs := make([]slog.Attr, 0, maxRequestAttrs)
+		attrs = append(attrs, slog.String("method", r.Method), slog.String("path", r.URL.Path))
 		if q := maskQuery(r.URL.RawQuery); q != "" {
 			attrs = append(attrs, slog.String("query", q))
 		}
@@ -320,6 +318,9 @@ func (s *server) logRequests(h http.Handler) http.Handler {
 		s.log.LogAttrs(r.Context(), level, "request", attrs...)
 	})
 }
+
+// maxRequestAttrs is the most attributes a request's line has.
+const maxRequestAttrs = 11
 
 // maxLogged bounds what a log line repeats of a request or an answer (the
 // query, a message), so that a line stays a line.
@@ -388,15 +389,26 @@ const minShownSecret = 8
 // credentialAttr names a request's credential in the log: its kind, and
 // its last four characters when it is long enough to keep the rest secret.
 func credentialAttr(c presented) slog.Attr {
-	attrs := []any{slog.String("kind", c.kind)}
-	if v := *c.value; utf8.RuneCountInString(v) >= minShownSecret {
-		runes := []rune(v)
-		last4 := string(runes[len(runes)-4:])
-		if isPrintableASCII(last4) {
-			attrs = append(attrs, slog.String("last4", last4))
-		}
+	if last4, ok := lastFour(*c.value); ok {
+		return slog.Attr{Key: "credential", Value: slog.GroupValue(slog.String("kind", c.kind), slog.String("last4", last4))}
 	}
-	return slog.Group("credential", attrs...)
+	return slog.Attr{Key: "credential", Value: slog.GroupValue(slog.String("kind", c.kind))}
+}
+
+// lastFour is the last four characters of a credential the log may show
+// them of: one of minShownSecret characters or more, whose last four are
+// printable ASCII.
+func lastFour(v string) (string, bool) {
+	if utf8.RuneCountInString(v) < minShownSecret {
+		return "", false
+	}
+	start := len(v)
+	for range 4 {
+		_, size := utf8.DecodeLastRuneInString(v[:start])
+		start -= size
+	}
+	last4 := v[start:]
+	return last4, isPrintableASCII(last4)
 }
 
 // isPrintableASCII says whether s is printable ASCII, which a log shows as
