@@ -164,7 +164,9 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			return fmt.Errorf("%w: %s cannot be used with --empty, which starts with no user and no data", errUsage, strings.Join(ignored, ", "))
 		}
 	}
-	logger, err := newLogger(stderr, *logFormat, *quiet)
+	logOut := newLogBuffer(stderr)
+	defer logOut.Close() // the last lines, "stopped" among them
+	logger, err := newLogger(logOut, *logFormat, *quiet)
 	if err != nil {
 		return err
 	}
