@@ -222,6 +222,16 @@ var videoOrientations = map[int]string{0: "1", 90: "6", 180: "3", 270: "8"}
 // whose size EXIF may not give: HEIF (HEIC, AVIF) and JPEG XL are read by
 // exif.Size, a HEIF from the whole file where it is kept (its meta box may
 // follow its pictures); their decoders are not ones to call here.
+// holdsMetadata says whether a file whose first bytes are head
+// (exif.SniffSize of them) is one whose head an upload reads past them: a
+// picture whose metadata (exif.Read) or size (pictureSize) is read from
+// it, or a JPEG that may carry a motion photo's video (findMotionVideo).
+// Each of them tells a format by its first bytes, these.
+func holdsMetadata(head []byte) bool {
+	return exif.Readable(head) || exif.PastHead(head) || exif.IsJXL(head) ||
+		bytes.HasPrefix(head, []byte("\xff\xd8")) || bytes.HasPrefix(head, []byte("GIF8")) || bytes.HasPrefix(head, []byte("BM"))
+}
+
 func pictureSize(head []byte, whole io.ReadSeeker) (w, h float64, ok bool) {
 	if exif.PastHead(head) || exif.IsJXL(head) {
 		src := io.ReadSeeker(bytes.NewReader(head))

@@ -346,7 +346,7 @@ func (up *upload) readFile(part *formdata.Part, bufs *uploadBuffers, m *media) e
 	switch part.FormName() {
 	case "assetData":
 		slot, allowed = &up.asset, func(ext string) bool { return model.AssetTypeOf(ext) != "" }
-		hw = &headWriter{b: bufs.head[:0], max: exif.MaxHead}
+		hw = &headWriter{b: bufs.head[:0], max: exif.MaxHead, sniff: exif.SniffSize}
 		defer func() { bufs.head = hw.b[:0] }() // the grown head serves the next upload
 	case "livePhotoData":
 		slot, allowed = &up.live, func(ext string) bool { return model.AssetTypeOf(ext) == model.AssetVideo }
@@ -431,16 +431,33 @@ func rawFileName(part *formdata.Part) (string, error) {
 }
 
 // headWriter keeps the first max bytes written to it, and drops the rest.
+// With sniff set, it keeps more than the first sniff bytes only of a file
+// they show to be one whose head is read past them (holdsMetadata): of a
+// video or a document, the copy would be read by no one.
 type headWriter struct {
-	b   []byte
-	max int
+	b     []byte
+	max   int
+	sniff int // 0: keep up to max, whatever the file
 }
 
 func (w *headWriter) Write(p []byte) (int, error) {
+	n := len(p)
+	if w.sniff > 0 {
+		k := min(w.sniff-len(w.b), len(p), w.max-len(w.b))
+		w.b = append(w.b, p[:k]...)
+		p = p[k:]
+		if len(w.b) < w.sniff {
+			return n, nil
+		}
+		if !holdsMetadata(w.b) {
+			w.max = len(w.b)
+		}
+		w.sniff = 0
+	}
 	if room := w.max - len(w.b); room > 0 {
 		w.b = append(w.b, p[:min(room, len(p))]...)
 	}
-	return len(p), nil
+	return n, nil
 }
 
 // validate checks the files and the text fields together and reports every

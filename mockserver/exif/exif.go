@@ -49,7 +49,7 @@ func Read(head []byte) (*model.Exif, error) {
 	if len(head) > MaxHead {
 		head = head[:MaxHead]
 	}
-	return readFrom(bytes.NewReader(head), head[:min(len(head), sniffSize)])
+	return readFrom(bytes.NewReader(head), head[:min(len(head), SniffSize)])
 }
 
 // maxMetadataRead bounds the bytes ReadFrom reads of a file: the metadata
@@ -64,16 +64,16 @@ func ReadFrom(r io.ReadSeeker) (*model.Exif, error) {
 	if _, err := r.Seek(0, io.SeekStart); err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrNoExif, err)
 	}
-	head := make([]byte, sniffSize)
+	head := make([]byte, SniffSize)
 	n, _ := io.ReadFull(r, head)
 	return readFrom(r, head[:n])
 }
 
-// sniffSize is how much of a file's start tells its format: an ftyp box's
+// SniffSize is how much of a file's start tells its format: an ftyp box's
 // brands.
-const sniffSize = 4096
+const SniffSize = 4096
 
-// readFrom reads the metadata of r, whose first bytes (up to sniffSize) are
+// readFrom reads the metadata of r, whose first bytes (up to SniffSize) are
 // head.
 func readFrom(r io.ReadSeeker, head []byte) (*model.Exif, error) {
 	format, ok := sniff(head)
@@ -133,6 +133,13 @@ func (r *recorder) Read(p []byte) (int, error) {
 }
 
 func (r *recorder) Seek(offset int64, whence int) (int64, error) { return r.r.Seek(offset, whence) }
+
+// Readable says whether head, a file's first bytes, starts as a format
+// whose metadata Read reads; the first SniffSize bytes tell.
+func Readable(head []byte) bool {
+	_, ok := sniff(head)
+	return ok
+}
 
 // sniff returns the image format of head from its magic bytes. Read is not
 // told the file name, and imagemeta does not detect formats itself.
