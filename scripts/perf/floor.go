@@ -32,7 +32,14 @@ type floorConfig struct {
 	bigUpload        int64
 	links            int
 	jsonOut          string
+	only             map[string]bool // the groups of rows to measure; nil: all
 }
+
+// floorGroups are the groups of rows of the table, as --only names them.
+var floorGroups = []string{"listing", "log", "uploads", "keep", "memory", "scale"}
+
+// wants says whether the group's rows are measured.
+func (c floorConfig) wants(group string) bool { return c.only == nil || c.only[group] }
 
 func runFloor(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("perf floor", flag.ContinueOnError)
@@ -48,8 +55,18 @@ func runFloor(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fs.Int64Var(&c.bigUpload, "big-upload", 1<<30, "bytes of the one large upload whose peak memory is measured (0: skip)")
 	fs.IntVar(&c.links, "links", 20000, "--links of the large dataset whose start and first listing are measured (0: skip)")
 	fs.StringVar(&c.jsonOut, "json", "", "also write every figure to this file as JSON")
+	only := fs.String("only", "", "measure only these groups of rows, a comma-separated list of "+strings.Join(floorGroups, ", ")+" (default: all)")
 	if err := fs.Parse(args); err != nil {
 		return err
+	}
+	if *only != "" {
+		c.only = map[string]bool{}
+		for g := range strings.SplitSeq(*only, ",") {
+			if !slices.Contains(floorGroups, g) {
+				return fmt.Errorf("--only: no group %q; the groups are %s", g, strings.Join(floorGroups, ", "))
+			}
+			c.only[g] = true
+		}
 	}
 	if c.mediaspec == "" {
 		return fmt.Errorf("--mediaspec is required")
@@ -120,17 +137,21 @@ func floor(ctx context.Context, c floorConfig, stdout, stderr io.Writer) error {
 	defer logged.stop()
 
 	for _, run := range []struct {
+		group       string
 		what        string
 		scenario    load.Scenario
 		concurrency int
 		mock        string
 		target      float64
 	}{
-		{fmt.Sprintf("GET /api/shared-links (seed 42, %s), c=16", humanSize(int64(len(listing)))), load.ScenarioList, 16, base, 0.95},
-		{"GET /api/shared-links, c=64", load.ScenarioList, 64, base, 0.95},
-		{"GET /api/shared-links, c=16, a log line a request", load.ScenarioList, 16, loggedBase, 0.95},
-		{fmt.Sprintf("%s uploads, --media-dir off, c=16", humanSize(c.uploadSize)), load.ScenarioUpload, 16, base, 0.90},
+		{"listing", fmt.Sprintf("GET /api/shared-links (seed 42, %s), c=16", humanSize(int64(len(listing)))), load.ScenarioList, 16, base, 0.95},
+		{"listing", "GET /api/shared-links, c=64", load.ScenarioList, 64, base, 0.95},
+		{"log", "GET /api/shared-links, c=16, a log line a request", load.ScenarioList, 16, loggedBase, 0.95},
+		{"uploads", fmt.Sprintf("%s uploads, --media-dir off, c=16", humanSize(c.uploadSize)), load.ScenarioUpload, 16, base, 0.90},
 	} {
+		if !c.wants(run.group) {
+			continue
+		}
 		ours, floor, err := alternate(ctx, c, run.scenario, run.concurrency, run.mock, bareBase, stderr)
 		if err != nil {
 			return err
@@ -140,7 +161,7 @@ func floor(ctx context.Context, c floorConfig, stdout, stderr io.Writer) error {
 		add(r)
 	}
 	// What a log line costs: the logged mock against the quiet one.
-	{
+	if c.wants("log") {
 		loggedRate, quietRate, err := alternate(ctx, c, load.ScenarioList, 16, loggedBase, base, stderr)
 		if err != nil {
 			return err
@@ -154,7 +175,7 @@ func floor(ctx context.Context, c floorConfig, stdout, stderr io.Writer) error {
 
 	// Keeping the bytes: on disk, and on tmpfs, against keeping none.
 	for _, keep := range []struct{ what, dir string }{{"on disk", c.workDir}, {"on tmpfs", c.tmpfs}} {
-		if keep.dir == "" {
+		if keep.dir == "" || !c.wants("keep") {
 			continue
 		}
 		if info, err := os.Stat(keep.dir); err != nil || !info.IsDir() {
@@ -184,12 +205,14 @@ func floor(ctx context.Context, c floorConfig, stdout, stderr io.Writer) error {
 	mock.stop()
 
 	// Memory: idle, and a large upload's peak.
-	idle, err := idleRSS(ctx, c)
-	if err != nil {
-		return err
+	if c.wants("memory") {
+		idle, err := idleRSS(ctx, c)
+		if err != nil {
+			return err
+		}
+		add(floorRow{What: "idle RSS after start (seed 42)", Mock: mibOf(idle), Unit: "MiB", Target: "< 32 MiB", Met: idle < 32<<20})
 	}
-	add(floorRow{What: "idle RSS after start (seed 42)", Mock: mibOf(idle), Unit: "MiB", Target: "< 32 MiB", Met: idle < 32<<20})
-	if c.bigUpload > 0 {
+	if c.bigUpload > 0 && c.wants("memory") {
 		peak, rate, err := bigUploadPeak(ctx, c)
 		if err != nil {
 			return err
@@ -197,7 +220,7 @@ func floor(ctx context.Context, c floorConfig, stdout, stderr io.Writer) error {
 		add(floorRow{What: fmt.Sprintf("one %s upload, --media-dir off: peak RSS", humanSize(c.bigUpload)), Mock: mibOf(peak), Unit: "MiB", Target: "< 40 MiB", Met: peak < 40<<20,
 			Note: fmt.Sprintf("%.0f MB/s", rate/1e6)})
 	}
-	if c.links > 0 {
+	if c.links > 0 && c.wants("scale") {
 		sc, err := scale(ctx, c)
 		if err != nil {
 			return err

@@ -226,3 +226,15 @@ func TestMedian(t *testing.T) {
 	assert.Equal(t, 2.0, median([]float64{3, 1, 2}))
 	assert.Equal(t, 2.5, median([]float64{4, 1, 3, 2}))
 }
+
+// --only names groups of rows; one it does not know is refused, naming
+// those it knows, before anything starts.
+func TestFloorOnly(t *testing.T) {
+	err := runFloor(t.Context(), []string{"--mediaspec", "x", "--only", "uploads,bogus"}, io.Discard, io.Discard)
+	require.ErrorContains(t, err, `no group "bogus"`)
+	require.ErrorContains(t, err, "listing, log, uploads, keep, memory, scale")
+	c := floorConfig{only: map[string]bool{"uploads": true}}
+	assert.True(t, c.wants("uploads"))
+	assert.False(t, c.wants("listing"))
+	assert.True(t, floorConfig{}.wants("listing"), "every group without --only")
+}
