@@ -121,12 +121,17 @@ func writeTaggedParts(w http.ResponseWriter, status int, parts [][]byte, size in
 	h.Set("Content-Type", "application/json")
 	h.Set("Content-Length", strconv.Itoa(size))
 	// Not every ResponseWriter can set deadlines (a recorder in a test).
+	// The headers and the first piece are written within the first deadline.
 	_ = rc.SetWriteDeadline(time.Now().Add(writeDeadline(min(size, writeChunk))))
 	w.WriteHeader(status)
+	first := true
 	for _, body := range parts {
 		for len(body) > 0 {
 			n := min(len(body), writeChunk)
-			_ = rc.SetWriteDeadline(time.Now().Add(writeDeadline(n)))
+			if !first {
+				_ = rc.SetWriteDeadline(time.Now().Add(writeDeadline(n)))
+			}
+			first = false
 			if _, err := w.Write(body[:n]); err != nil {
 				return
 			}

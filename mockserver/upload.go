@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"mime"
 	"net/http"
 	"path"
 	"slices"
@@ -236,7 +235,7 @@ func readUpload(r *http.Request, bufs *uploadBuffers, m *media) (*upload, error)
 	if err != nil {
 		return nil, err
 	}
-	up := &upload{fields: map[string]string{}}
+	up := &upload{fields: make(map[string]string, 8)} // the fields a client sends
 	for n := 0; ; n++ {
 		part, err := mr.NextPart()
 		if err == io.EOF {
@@ -267,16 +266,16 @@ func readUpload(r *http.Request, bufs *uploadBuffers, m *media) (*upload, error)
 
 // multipartReader reads a multipart/form-data body; any other body has no file.
 func multipartReader(contentType string, body *bufio.Reader) (*formdata.Reader, error) {
-	mediaType, params, err := mime.ParseMediaType(contentType)
+	mediaType, boundary, err := formdata.ParseContentType(contentType)
 	switch {
 	case err != nil && strings.HasPrefix(strings.ToLower(strings.TrimSpace(contentType)), "multipart/"):
 		return nil, errorf(http.StatusBadRequest, "Malformed multipart body: Content-Type %q cannot be read", contentType)
 	case err != nil || mediaType != "multipart/form-data":
 		return nil, errorf(http.StatusBadRequest, "File is required")
-	case params["boundary"] == "":
+	case boundary == "":
 		return nil, errorf(http.StatusBadRequest, "Malformed multipart body: the Content-Type has no boundary")
 	}
-	return formdata.NewReader(body, params["boundary"]), nil
+	return formdata.NewReader(body, boundary), nil
 }
 
 // malformed maps an error of reading the multipart body to its answer.
@@ -571,7 +570,7 @@ func (up *upload) record(owner string, f *filePart, name, typ string, visible bo
 		DeviceAssetID:    up.deviceAssetID,
 		DeviceID:         up.deviceID,
 		Type:             typ,
-		OriginalPath:     fmt.Sprintf("upload/library/%s/%s/%s/%s", owner, created.Format("2006"), created.Format(time.DateOnly), name),
+		OriginalPath:     originalPath(owner, created, name),
 		OriginalFileName: name,
 		Checksum:         base64.StdEncoding.EncodeToString(f.sum[:]),
 		Duration:         up.duration,
@@ -584,4 +583,19 @@ func (up *upload) record(owner string, f *filePart, name, typ string, visible bo
 		IsVisible:        visible,
 	}
 	return a
+}
+
+// originalPath is where the reference keeps an upload's file:
+// upload/library/OWNER/YYYY/YYYY-MM-DD/NAME, by the file's creation date.
+func originalPath(owner string, created time.Time, name string) string {
+	b := make([]byte, 0, len("upload/library/")+len(owner)+len("/2006/2006-01-02/")+len(name))
+	b = append(b, "upload/library/"...)
+	b = append(b, owner...)
+	b = append(b, '/')
+	b = created.AppendFormat(b, "2006")
+	b = append(b, '/')
+	b = created.AppendFormat(b, time.DateOnly)
+	b = append(b, '/')
+	b = append(b, name...)
+	return string(b)
 }

@@ -301,6 +301,36 @@ func parseFormData(v string) (name, filename string, ok bool) {
 	return name, filename, true
 }
 
+// ParseContentType is mime.ParseMediaType of a request's Content-Type,
+// giving its media type and its boundary parameter. The Content-Type that
+// clients send (multipart/form-data; boundary=..., the boundary a token,
+// or quoted and holding no quote, backslash or line break) is read
+// without ParseMediaType's map and copies; any other goes to it.
+func ParseContentType(v string) (mediaType, boundary string, err error) {
+	if rest, ok := strings.CutPrefix(v, "multipart/form-data; boundary="); ok {
+		if quoted, ok := strings.CutPrefix(rest, `"`); ok {
+			if b, rest, ok := quotedValue(quoted); ok && rest == "" {
+				return "multipart/form-data", b, nil
+			}
+		} else if isToken(rest) {
+			return "multipart/form-data", rest, nil
+		}
+	}
+	mediaType, params, err := mime.ParseMediaType(v)
+	return mediaType, params["boundary"], err
+}
+
+// isToken says whether s is a token of a MIME parameter (RFC 2045): one
+// character or more, none a space, a control or a tspecial.
+func isToken(s string) bool {
+	for _, c := range []byte(s) {
+		if c <= ' ' || c >= 0x7f || strings.IndexByte(`()<>@,;:\"/[]?=`, c) >= 0 {
+			return false
+		}
+	}
+	return s != ""
+}
+
 // quotedValue is the value of a quoted string whose opening quote is read,
 // up to its closing quote, and what follows that; false where the value
 // holds a backslash or a line break (an escape, or no value at all, which

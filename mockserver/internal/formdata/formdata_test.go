@@ -317,3 +317,49 @@ func FuzzDispositionAsParseMediaType(f *testing.F) {
 	}
 	f.Fuzz(checkDisposition)
 }
+
+// contentTypeSeeds are Content-Types of uploads as clients send them, and
+// as they may.
+var contentTypeSeeds = []string{
+	"multipart/form-data; boundary=----WebKitFormBoundary7MA4YWxkTrZu0gW",
+	"multipart/form-data; boundary=--------------------------123456789012345678901234",
+	"multipart/form-data; boundary=\"quoted boundary\"",
+	"multipart/form-data; boundary=\"q\\\"uote\"",
+	"multipart/form-data; boundary=\"\"",
+	"multipart/form-data; boundary=",
+	"multipart/form-data; boundary=a b",
+	"multipart/form-data; boundary=a;",
+	"multipart/form-data; boundary=a; charset=utf-8",
+	"multipart/form-data;boundary=abc",
+	"Multipart/Form-Data; boundary=abc",
+	"multipart/form-data; BOUNDARY=abc",
+	"multipart/form-data; boundary=ab\"c",
+	"multipart/form-data; boundary=\"abc",
+	"multipart/form-data; boundary=été",
+	"multipart/mixed; boundary=abc",
+	"multipart/form-data",
+	"application/json",
+	"",
+}
+
+// checkContentType checks ParseContentType against mime.ParseMediaType.
+func checkContentType(t *testing.T, v string) {
+	typ, boundary, err := ParseContentType(v)
+	wantType, params, wantErr := mime.ParseMediaType(v)
+	assert.Equal(t, wantErr, err, "%q", v)
+	assert.Equal(t, wantType, typ, "%q", v)
+	assert.Equal(t, params["boundary"], boundary, "%q", v)
+}
+
+func TestContentTypeAsParseMediaType(t *testing.T) {
+	for _, v := range contentTypeSeeds {
+		checkContentType(t, v)
+	}
+}
+
+func FuzzContentTypeAsParseMediaType(f *testing.F) {
+	for _, v := range contentTypeSeeds {
+		f.Add(v)
+	}
+	f.Fuzz(checkContentType)
+}
