@@ -97,7 +97,7 @@ func (r *Reader) NextPart() (*Part, error) {
 		if r.isBoundaryDelimiterLine(line) {
 			r.partsRead++
 			p := &Part{r: r}
-			if p.Header, err = r.readHeader(); err != nil {
+			if err = r.readHeader(&p.header); err != nil {
 				return nil, err
 			}
 			r.current = p
@@ -131,13 +131,13 @@ func (r *Reader) readLine() ([]byte, error) {
 }
 
 // readHeader reads a part's headers, to the blank line that ends them.
-func (r *Reader) readHeader() (textproto.MIMEHeader, error) {
+func (r *Reader) readHeader(h *partHeader) error {
 	block := r.block[:0]
 	defer func() { r.block = block[:0] }()
 	for lineStart := 0; ; {
 		line, err := r.br.ReadSlice('\n')
 		if len(block)+len(line) > MaxHeaderBytes {
-			return nil, ErrHeaderTooLarge
+			return ErrHeaderTooLarge
 		}
 		block = append(block, line...)
 		switch {
@@ -148,18 +148,135 @@ func (r *Reader) readHeader() (textproto.MIMEHeader, error) {
 			// textproto's of the same bytes, io.EOF (as if the body had
 			// ended well) where the cut falls between two lines.
 			if _, err := r.parseHeader(block); err != nil {
-				return nil, err
+				return err
 			}
-			return nil, io.EOF
+			return io.EOF
 		case err != nil:
-			return nil, err
+			return err
 		}
 		if whole := block[lineStart:]; string(whole) == "\n" || string(whole) == "\r\n" {
 			break // the blank line
 		}
 		lineStart = len(block)
 	}
-	return r.parseHeader(block)
+	if lines, ok := plainHeader(block, h.plain[:0]); ok {
+		h.lines = lines
+		return nil
+	}
+	var err error
+	h.mime, err = r.parseHeader(block)
+	return err
+}
+
+// partHeader is a part's headers: the lines of a plain block
+// (plainHeader), or textproto's reading of any other.
+type partHeader struct {
+	lines []headerLine
+	plain [4]headerLine // room for the lines of most parts
+	mime  textproto.MIMEHeader
+}
+
+// headerLine is one header of a part: its key, canonical, and its value.
+type headerLine struct{ key, value string }
+
+// get is the first value of the header of canonical key, as
+// textproto.MIMEHeader.Get gives it.
+func (h *partHeader) get(key string) string {
+	if h.mime != nil {
+		return h.mime.Get(key)
+	}
+	for _, l := range h.lines {
+		if l.key == key {
+			return l.value
+		}
+	}
+	return ""
+}
+
+// header is the headers as textproto gives them.
+func (h *partHeader) header() textproto.MIMEHeader {
+	if h.mime == nil {
+		h.mime = textproto.MIMEHeader{}
+		for _, l := range h.lines {
+			h.mime[l.key] = append(h.mime[l.key], l.value)
+		}
+	}
+	return h.mime
+}
+
+// plainHeader reads a block of header lines that ends in its blank line
+// when every line is a plain "Key: value": the key of ASCII letters,
+// digits and dashes, the value of bytes textproto takes, no line
+// continued. It reads it as textproto does (the key made canonical, the
+// value without the blanks around it), without textproto's map and a
+// string a value, and appends its lines to lines; any other block it
+// reports false of, and textproto reads it.
+func plainHeader(block []byte, lines []headerLine) ([]headerLine, bool) {
+	n := 0
+	for rest := block; ; n++ {
+		content, after, ok := bytes.Cut(rest, []byte{'\n'})
+		if !ok {
+			return nil, false // cut off
+		}
+		content = bytes.TrimSuffix(content, []byte{'\r'})
+		rest = after
+		if len(content) == 0 {
+			if len(rest) > 0 {
+				return nil, false
+			}
+			break
+		}
+		key, value, ok := bytes.Cut(content, []byte{':'})
+		if !ok || !plainKey(key) || !plainValue(value) {
+			return nil, false
+		}
+	}
+	s := string(block) // one string, which the keys and values are cut from
+	for i := 0; i < n; i++ {
+		end := strings.IndexByte(s, '\n')
+		content := strings.TrimSuffix(s[:end], "\r")
+		s = s[end+1:]
+		key, value, _ := strings.Cut(content, ":")
+		lines = append(lines, headerLine{canonicalKey(key), strings.Trim(value, " \t")})
+	}
+	return lines, true
+}
+
+// plainKey says whether k is a key of ASCII letters, digits and dashes.
+func plainKey(k []byte) bool {
+	for _, c := range k {
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '-') {
+			return false
+		}
+	}
+	return len(k) > 0
+}
+
+// plainValue says whether every byte of v is one textproto takes in a
+// header's value: a visible ASCII character, a blank, or a byte of UTF-8
+// and other text beyond ASCII.
+func plainValue(v []byte) bool {
+	for _, c := range v {
+		if c < ' ' && c != '\t' || c == 0x7f {
+			return false
+		}
+	}
+	return true
+}
+
+// canonicalKey is a plain key as textproto makes it canonical: a capital
+// at its start and after each dash, the rest small. A key that is so
+// already is returned as it is, without a copy.
+func canonicalKey(k string) string {
+	upper := true
+	for i := 0; i < len(k); i++ {
+		c := k[i]
+		if upper && 'a' <= c && c <= 'z' || !upper && 'A' <= c && c <= 'Z' {
+			return textproto.CanonicalMIMEHeaderKey(k)
+		}
+		upper = c == '-'
+	}
+	return k
 }
 
 // headerReadSize is the buffer of the reader of a part's header lines.
@@ -216,7 +333,7 @@ func skipLWSPChar(b []byte) []byte {
 
 // Part is one part of the body: its headers, then its bytes.
 type Part struct {
-	Header textproto.MIMEHeader
+	header partHeader
 
 	r       *Reader
 	total   int64 // bytes of the body read
@@ -230,6 +347,9 @@ type Part struct {
 	disposition        string
 	formName, fileName string
 }
+
+// Header is the part's headers, as textproto reads them.
+func (p *Part) Header() textproto.MIMEHeader { return p.header.header() }
 
 // FormName is the part's name, if its Content-Disposition is form-data.
 func (p *Part) FormName() string {
@@ -258,20 +378,23 @@ func (p *Part) RawFileName() string {
 	return p.fileName
 }
 
+// parseDisposition reads the Content-Disposition once. The file name is
+// a string of its own: a stored asset keeps it, and it would keep the
+// part's whole header block, which its value is cut from.
 func (p *Part) parseDisposition() {
 	if p.dispositionRead {
 		return
 	}
 	p.dispositionRead = true
-	v := p.Header.Get("Content-Disposition")
+	v := p.header.get("Content-Disposition")
 	if name, filename, ok := parseFormData(v); ok {
-		p.disposition, p.formName, p.fileName = "form-data", name, filename
+		p.disposition, p.formName, p.fileName = "form-data", name, strings.Clone(filename)
 		return
 	}
 	disposition, params, err := mime.ParseMediaType(v)
 	p.disposition = disposition
 	if err == nil {
-		p.formName, p.fileName = params["name"], params["filename"]
+		p.formName, p.fileName = params["name"], strings.Clone(params["filename"])
 	}
 }
 

@@ -64,7 +64,7 @@ func readOurs(body []byte, boundary string, size int, useWriteTo func(int) bool)
 		} else {
 			_, err = io.Copy(&b, struct{ io.Reader }{p}) // Read alone
 		}
-		s.Parts = append(s.Parts, seenPart{p.FormName(), p.FileName(), p.Header, b.String(), err != nil})
+		s.Parts = append(s.Parts, seenPart{p.FormName(), p.FileName(), p.Header(), b.String(), err != nil})
 	}
 }
 
@@ -297,7 +297,7 @@ func TestDispositionAsParseMediaType(t *testing.T) {
 	}
 	// And a part reads the same either way.
 	for _, v := range dispositionSeeds {
-		p := &Part{Header: textproto.MIMEHeader{"Content-Disposition": {v}}}
+		p := &Part{header: partHeader{mime: textproto.MIMEHeader{"Content-Disposition": {v}}}}
 		typ, params, err := mime.ParseMediaType(v)
 		if err != nil {
 			params = nil
@@ -362,4 +362,61 @@ func FuzzContentTypeAsParseMediaType(f *testing.F) {
 		f.Add(v)
 	}
 	f.Fuzz(checkContentType)
+}
+
+// headerSeeds are blocks of part headers as clients send them, and as
+// they may: continued lines, odd keys and bytes, bare newlines, no end.
+var headerSeeds = []string{
+	"Content-Disposition: form-data; name=\"deviceId\"\r\n\r\n",
+	"Content-Disposition: form-data; name=\"assetData\"; filename=\"a.jpg\"\r\nContent-Type: image/jpeg\r\n\r\n",
+	"content-disposition:form-data; name=\"a\"  \r\ncontent-TYPE: \t text/plain\t\r\n\r\n",
+	"X-A: 1\r\nX-A: 2\r\nx-a: 3\r\n\r\n",
+	"A: b\n\n",
+	"A: b\r\n continued\r\n\r\n",
+	" A: b\r\n\r\n",
+	"A : b\r\n\r\n",
+	"A_B: c\r\n\r\n",
+	"A: b\x00c\r\n\r\n",
+	"A: b\rc\r\n\r\n",
+	"A: b\r\r\n\r\n",
+	"A: b\x7f\r\n\r\n",
+	"A: été\r\n\r\n",
+	"A: b\r\n",
+	"A\r\n\r\n",
+	":b\r\n\r\n",
+	"\r\n",
+	"A: b\r\n\r\nextra",
+}
+
+// checkHeader checks plainHeader against textproto: where it reads a
+// block, it reads what textproto reads.
+func checkHeader(t *testing.T, block []byte) {
+	lines, ok := plainHeader(block, nil)
+	if !ok {
+		return
+	}
+	want, err := textproto.NewReader(bufio.NewReader(bytes.NewReader(block))).ReadMIMEHeader()
+	require.NoError(t, err, "%q", block)
+	h := partHeader{lines: lines}
+	assert.Equal(t, want, h.header(), "%q", block)
+	for k := range want {
+		assert.Equal(t, want.Get(k), (&partHeader{lines: lines}).get(k), "%q", block)
+	}
+}
+
+func TestPlainHeaderAsTextproto(t *testing.T) {
+	for _, b := range headerSeeds {
+		checkHeader(t, []byte(b))
+	}
+	for b, plain := range map[string]bool{headerSeeds[0]: true, headerSeeds[1]: true, headerSeeds[2]: true, headerSeeds[5]: false, headerSeeds[7]: false} {
+		_, ok := plainHeader([]byte(b), nil)
+		assert.Equal(t, plain, ok, "%q", b)
+	}
+}
+
+func FuzzPlainHeaderAsTextproto(f *testing.F) {
+	for _, b := range headerSeeds {
+		f.Add([]byte(b))
+	}
+	f.Fuzz(checkHeader)
 }
