@@ -92,7 +92,8 @@ func (up *upload) readMetadata(a *model.AssetRecord, f *filePart, sidecar *fileP
 		}
 	}
 	if x.ExifImageWidth == nil {
-		if w, h, ok := pictureSize(f.head, whole); ok {
+		if pw, ph, ok := pictureSize(f.head, whole); ok {
+			w, h := pw, ph // their own variables, made only for a size found
 			x.ExifImageWidth, x.ExifImageHeight = &w, &h
 		}
 	}

@@ -48,6 +48,7 @@ type Reader struct {
 	dashBoundary     []byte // "--" + boundary
 	partsRead        int
 	current          *Part
+	part             Part // the one Part, each NextPart's
 
 	// What reads the parts' headers, kept from part to part: the block
 	// of a part's header lines, and the readers over it.
@@ -67,11 +68,17 @@ func NewReader(br *bufio.Reader, boundary string) *Reader {
 		nlDashBoundary:   b[:len(b)-2],
 		dashBoundaryDash: b[2:],
 		dashBoundary:     b[2 : len(b)-2],
+		block:            make([]byte, 0, blockSize),
 	}
 }
 
+// blockSize is the room a Reader makes at first for a part's header
+// lines: a client's are a line or two.
+const blockSize = 256
+
 // NextPart is the next part, io.EOF after the last. The part before it
-// is read to its end first.
+// is read to its end first, and its Part is the next one's: a Part is
+// good until the next call of NextPart.
 func (r *Reader) NextPart() (*Part, error) {
 	if r.current != nil {
 		if err := r.current.Close(); err != nil {
@@ -96,7 +103,8 @@ func (r *Reader) NextPart() (*Part, error) {
 		}
 		if r.isBoundaryDelimiterLine(line) {
 			r.partsRead++
-			p := &Part{r: r}
+			r.part = Part{r: r}
+			p := &r.part
 			if err = r.readHeader(&p.header); err != nil {
 				return nil, err
 			}
