@@ -5,13 +5,16 @@ import (
 	"cmp"
 	"crypto/sha1"
 	"encoding/base64"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"hash"
 	"io"
 	"io/fs"
 	"net/http"
 	"path"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -49,7 +52,8 @@ func (s *server) upload(c *call) error {
 			var dup *model.AssetRecord
 			s.store.Read(func(v *store.View) { dup = v.AssetByChecksum(p.User.ID, sum) })
 			if dup != nil {
-				return c.json(http.StatusOK, model.UploadResult{ID: dup.ID, Duplicate: true})
+				writeRawJSON(c.w, http.StatusOK, uploadAnswer(model.UploadResult{ID: dup.ID, Duplicate: true}))
+				return nil
 			}
 		}
 	}
@@ -101,7 +105,7 @@ func (s *server) upload(c *call) error {
 			s.keepFile(up.liveFile, res.LiveVideoID)
 		}
 	}
-	_ = c.json(status, model.UploadResult{ID: res.ID, Duplicate: res.Duplicate})
+	writeRawJSON(c.w, status, uploadAnswer(model.UploadResult{ID: res.ID, Duplicate: res.Duplicate}))
 	if !res.Duplicate && !picturesQueued {
 		s.tellUploadedNow(c.w, p.User.ID, res.ID)
 	}
@@ -118,6 +122,25 @@ func (s *server) keepFile(f *arriving, id string) bool {
 		return false
 	}
 	return s.pictureJobs.add(id)
+}
+
+// uploadAnswer is the JSON of an upload's answer, as json.Marshal writes
+// it, without its reflection: an id of the store's (a UUID) needs no
+// escaping; any other is left to json.Marshal.
+func uploadAnswer(r model.UploadResult) []byte {
+	if !dto.IsUUIDString(r.ID) {
+		b, err := json.Marshal(r)
+		if err != nil {
+			panic(fmt.Sprintf("encoding an upload's answer: %v", err)) // a string and a bool always encode
+		}
+		return b
+	}
+	b := make([]byte, 0, len(`{"id":"","duplicate":false}`)+len(r.ID))
+	b = append(b, `{"id":"`...)
+	b = append(b, r.ID...)
+	b = append(b, `","duplicate":`...)
+	b = strconv.AppendBool(b, r.Duplicate)
+	return append(b, '}')
 }
 
 func tooLarge(limit int64) *apiError {
@@ -161,6 +184,7 @@ type upload struct {
 type uploadBuffers struct {
 	large bool
 	copy  []byte        // moves file bytes to the hash
+	sink  fileSink      // where a file's bytes go
 	field []byte        // takes a text field's value, most of which are short
 	head  []byte        // keeps the head of assetData, for its EXIF
 	read  *bufio.Reader // reads the body in large pieces: fewer read calls on the connection
@@ -204,7 +228,7 @@ func newUploadBuffers(large bool) *uploadBuffers {
 	if large {
 		size = largeReadSize
 	}
-	return &uploadBuffers{large: large, copy: make([]byte, copyBufferSize), field: make([]byte, fieldBufferSize), read: bufio.NewReaderSize(nil, size), file: bufio.NewWriterSize(nil, size)}
+	return &uploadBuffers{large: large, copy: make([]byte, copyBufferSize), field: make([]byte, fieldBufferSize), sink: fileSink{hash: sha1.New()}, read: bufio.NewReaderSize(nil, size), file: bufio.NewWriterSize(nil, size)}
 }
 
 func (p *bufferPool) get() *uploadBuffers {
@@ -341,18 +365,19 @@ func readBounded(r io.Reader, b []byte, limit int) ([]byte, error) {
 func (up *upload) readFile(part *formdata.Part, bufs *uploadBuffers, m *media) error {
 	var slot **filePart
 	var allowed func(ext string) bool
-	hw := &headWriter{} // only the asset's head is kept: only its EXIF is read
+	sink := &bufs.sink
+	sink.head = headWriter{} // only the asset's head is kept: only its EXIF is read
 	switch part.FormName() {
 	case "assetData":
 		slot, allowed = &up.asset, func(ext string) bool { return model.AssetTypeOf(ext) != "" }
-		hw = &headWriter{b: bufs.head[:0], max: exif.MaxHead, sniff: exif.SniffSize}
-		defer func() { bufs.head = hw.b[:0] }() // the grown head serves the next upload
+		sink.head = headWriter{b: bufs.head[:0], max: exif.MaxHead, sniff: exif.SniffSize}
+		defer func() { bufs.head = sink.head.b[:0] }() // the grown head serves the next upload
 	case "livePhotoData":
 		slot, allowed = &up.live, func(ext string) bool { return model.AssetTypeOf(ext) == model.AssetVideo }
 	case "sidecarData":
 		slot, allowed = &up.sidecar, func(ext string) bool { return ext == ".xmp" }
 		// One byte more than a sidecar is read at, to tell one too large.
-		hw = &headWriter{max: exif.MaxXMP + 1}
+		sink.head = headWriter{max: exif.MaxXMP + 1}
 	}
 	if slot == nil || *slot != nil {
 		return errorf(http.StatusBadRequest, "Unexpected field")
@@ -364,13 +389,11 @@ func (up *upload) readFile(part *formdata.Part, bufs *uploadBuffers, m *media) e
 	if !allowed(strings.ToLower(path.Ext(filename))) {
 		return errorf(http.StatusBadRequest, "Unsupported file type %s", filename)
 	}
-	h := sha1.New()
-	var video *mp4.Scanner
-	var dst io.Writer = io.MultiWriter(h, hw)
+	sink.hash.Reset()
+	sink.video, sink.file = nil, nil
 	if model.AssetTypeOf(strings.ToLower(path.Ext(filename))) == model.AssetVideo {
 		// Its movie header may come after the media: read as it passes.
-		video = &mp4.Scanner{SkipCover: true}
-		dst = io.MultiWriter(h, hw, video)
+		sink.video = &mp4.Scanner{SkipCover: true}
 	}
 	kept := (**arriving)(nil) // where the file arrives in the media folder
 	switch {
@@ -388,9 +411,9 @@ func (up *upload) readFile(part *formdata.Part, bufs *uploadBuffers, m *media) e
 		*kept = f
 		bufs.file.Reset(f)
 		defer bufs.file.Reset(nil)
-		dst = io.MultiWriter(dst, bufs.file)
+		sink.file = bufs.file
 	}
-	n, err := io.CopyBuffer(dst, part, bufs.copy)
+	n, err := io.CopyBuffer(sink, part, bufs.copy)
 	if errors.Is(err, syscall.ENOSPC) {
 		return errorf(http.StatusInsufficientStorage, "No space left in the media folder for this upload")
 	}
@@ -407,10 +430,35 @@ func (up *upload) readFile(part *formdata.Part, bufs *uploadBuffers, m *media) e
 			return fmt.Errorf("writing the upload's file: %w", err)
 		}
 	}
-	f := &filePart{filename: filename, size: n, head: hw.b, video: video}
-	h.Sum(f.sum[:0])
+	f := &filePart{filename: filename, size: n, head: sink.head.b, video: sink.video}
+	sink.hash.Sum(f.sum[:0])
 	*slot = f
 	return nil
+}
+
+// fileSink is where a file part's bytes go as they arrive, kept with the
+// upload's buffers: its SHA-1, its head, the boxes of a video, and the
+// media folder where it is kept.
+type fileSink struct {
+	hash  hash.Hash // reset for each file
+	head  headWriter
+	video *mp4.Scanner  // nil: not a video
+	file  *bufio.Writer // nil: not kept
+}
+
+// Write hands p to each; only keeping it can fail.
+func (s *fileSink) Write(p []byte) (int, error) {
+	s.hash.Write(p)
+	_, _ = s.head.Write(p)
+	if s.video != nil {
+		_, _ = s.video.Write(p)
+	}
+	if s.file != nil {
+		if n, err := s.file.Write(p); err != nil {
+			return n, err
+		}
+	}
+	return len(p), nil
 }
 
 // rawFileName is a file part's filename as the client sent it, which must be

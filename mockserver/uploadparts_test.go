@@ -2,6 +2,7 @@ package mockserver
 
 import (
 	"bytes"
+	"encoding/json"
 	"math/rand/v2"
 	"testing"
 
@@ -10,6 +11,7 @@ import (
 
 	"github.com/mediaspec/mediaspec/fixtures"
 	"github.com/mediaspec/mediaspec/mockserver/exif"
+	"github.com/mediaspec/mediaspec/mockserver/model"
 )
 
 // The head of every picture among the fixtures is kept whole; of the
@@ -60,4 +62,16 @@ func TestHeadOfOtherFiles(t *testing.T) {
 	hw = &headWriter{max: exif.MaxHead, sniff: exif.SniffSize}
 	_, _ = hw.Write(jpeg)
 	assert.True(t, bytes.Equal(jpeg, hw.b), "a JPEG's head is kept in one write too")
+}
+
+// An upload's answer is what json.Marshal writes of it, whatever its id.
+func TestUploadAnswerAsJSON(t *testing.T) {
+	for _, id := range []string{"8f1c5a9e-6b3d-4c2a-9e7f-0a1b2c3d4e5f", "8F1C5A9E-6B3D-4C2A-9E7F-0A1B2C3D4E5F", "", "<a&b>", `q"uote\`, "été"} {
+		for _, dup := range []bool{false, true} {
+			r := model.UploadResult{ID: id, Duplicate: dup}
+			want, err := json.Marshal(r)
+			require.NoError(t, err)
+			assert.Equal(t, string(want), string(uploadAnswer(r)))
+		}
+	}
 }
