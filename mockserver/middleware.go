@@ -35,7 +35,8 @@ func (s *server) middleware(h http.Handler) http.Handler {
 // dispatch dispatches to the mux. A path that is not clean (//api/x,
 // /api/./x, /api/x/../y) is no route: the mux would redirect it with an
 // HTML body, and the reference answers 404. (The mux also redirects /x to
-// /x/ for a pattern ending in a slash: routes registers none but unknownRoute's.)
+// /x/ where a pattern /x/ is registered: none is, "/" aside, which every
+// path matches as it is.)
 func (s *server) dispatch() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if p := r.URL.Path; p != cleanPath(p) {
@@ -314,8 +315,15 @@ func (s *server) logRequests(h http.Handler) http.Handler {
 		if c := credentialOf(r); c.value != nil {
 			attrs = append(attrs, credentialAttr(c))
 		}
-		attrs = append(attrs, slog.Int64("bytes", lw.bytes), slog.Duration("duration", time.Since(start)))
-		s.log.LogAttrs(r.Context(), level, "request", attrs...)
+		end := time.Now()
+		attrs = append(attrs, slog.Int64("bytes", lw.bytes), slog.Duration("duration", end.Sub(start)))
+		// The record is made here, as slog's own wrappers make theirs: the
+		// line has no source to name, so the caller's frames are not read.
+		if h := s.log.Handler(); h.Enabled(r.Context(), level) {
+			rec := slog.NewRecord(end, level, "request", 0)
+			rec.AddAttrs(attrs...)
+			_ = h.Handle(r.Context(), rec)
+		}
 	})
 }
 
