@@ -24,11 +24,8 @@
 package dto
 
 import (
-	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
 	"math"
 	"regexp"
 	"slices"
@@ -41,6 +38,8 @@ import (
 type Class struct {
 	name  string
 	props []prop
+	// maxBytes bounds a body of the class (0: the caller's default).
+	maxBytes int
 }
 
 // prop is a property with its metadata in registration order.
@@ -85,6 +84,16 @@ func NewClass(name string, props ...Property) *Class {
 	}
 	return c
 }
+
+// Within bounds a body of c at n bytes: a rule of the mock's, which its
+// reader applies before the body is read. It returns c.
+func (c *Class) Within(n int) *Class {
+	c.maxBytes = n
+	return c
+}
+
+// MaxBytes is the bound Within set on a body of c; 0 where none is set.
+func (c *Class) MaxBytes() int { return c.maxBytes }
 
 // Property is a property as the upstream's source declares it: its
 // decorators top to bottom.
@@ -560,33 +569,6 @@ func (p Problems) Error() string { return strings.Join(p, "; ") }
 type SyntaxError string
 
 func (e SyntaxError) Error() string { return string(e) }
-
-// Decode reads a JSON body (data; empty: no member) as c declares it: an
-// object's members; an array has none. The error is Problems, every failed
-// rule; a Thrown, the one message of a transform; or a SyntaxError, as
-// the reference's body parser refuses data.
-func (c *Class) Decode(data []byte) (Body, error) {
-	var v any
-	if len(data) > 0 {
-		first := bytes.TrimLeft(data, " \t\r\n")
-		if len(first) == 0 || (first[0] != '{' && first[0] != '[') {
-			return nil, syntaxError(data)
-		}
-		dec := json.NewDecoder(bytes.NewReader(data))
-		dec.UseNumber()
-		if err := dec.Decode(&v); err != nil {
-			return nil, syntaxError(data)
-		}
-		if _, err := dec.Token(); !errors.Is(err, io.EOF) {
-			return nil, syntaxError(data) // something after the value
-		}
-	}
-	obj, _ := v.(map[string]any)
-	if obj == nil {
-		obj = map[string]any{}
-	}
-	return c.Validate(obj)
-}
 
 // syntaxError is the reference's refusal of data, which Go's decoder
 // refused too.
