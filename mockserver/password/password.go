@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"runtime"
 	"strings"
+	"sync/atomic"
 
 	"golang.org/x/crypto/argon2"
 )
@@ -34,10 +35,25 @@ var slots = make(chan struct{}, runtime.GOMAXPROCS(0))
 // derive is argon2.IDKey, taking a slot; a test counts the hashes running.
 var derive = argon2.IDKey
 
+// derived counts the hashes made: what a caller spent, for its tests.
+var derived atomic.Int64
+
 func idKey(pw, salt []byte, passes, memory uint32, lanes uint8, n uint32) []byte {
 	slots <- struct{}{}
 	defer func() { <-slots }()
+	derived.Add(1)
 	return derive(pw, salt, passes, memory, lanes, n)
+}
+
+// Derived is how many hashes this process has made so far.
+func Derived() int64 { return derived.Load() }
+
+// CheckNone spends on pw what checking it against a hash of the mock's
+// cost spends, and finds nothing: a login for an email that names no one
+// takes as long as one with a wrong password, so that its time does not
+// tell which emails exist.
+func CheckNone(pw string) {
+	_ = idKey([]byte(pw), make([]byte, saltLen), passes, memoryKiB, lanes, keyLen)
 }
 
 // ErrMalformed is a stored hash that cannot be read.

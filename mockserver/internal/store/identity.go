@@ -71,6 +71,7 @@ func (db *Store) Login(email, pw string, device Device) (*model.UserRecord, stri
 		}
 	})
 	if u == nil || u.PasswordHash == "" {
+		password.CheckNone(pw)
 		return nil, "", errBadLogin
 	}
 	if ok, err := password.Check(u.PasswordHash, pw); err != nil {

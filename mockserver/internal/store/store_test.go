@@ -9,6 +9,7 @@ import (
 
 	"github.com/mediaspec/mediaspec/mockserver/internal/store/storetest"
 	"github.com/mediaspec/mediaspec/mockserver/model"
+	"github.com/mediaspec/mediaspec/mockserver/password"
 )
 
 // The small dataset the tests start from, with its credentials.
@@ -305,6 +306,20 @@ func TestLoginWithAWrongPasswordLeavesNothing(t *testing.T) {
 	_, _, err := db.Login("alice@example.com", "nope", Device{})
 	require.Error(t, err)
 	requireUnchanged(t, db, before)
+}
+
+// TestLoginSpendsAHashWhoeverTheEmailNames: an email that names no one and
+// a known one with a wrong password each cost one hash of the password, so
+// that the time of the answer tells nothing of which emails exist; both
+// get the same answer.
+func TestLoginSpendsAHashWhoeverTheEmailNames(t *testing.T) {
+	db := testStore(t, nil, nil)
+	for _, email := range []string{"nobody@example.com", "alice@example.com"} {
+		before := password.Derived()
+		_, _, err := db.Login(email, "nope", Device{})
+		assert.Equal(t, errBadLogin, err, email)
+		assert.Equal(t, int64(1), password.Derived()-before, "%s: one hash", email)
+	}
 }
 
 // TestWritesStampWhatTheyChange checks that a write gives a new stamp to
