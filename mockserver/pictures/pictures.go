@@ -14,8 +14,6 @@ import (
 
 	"github.com/HugoSmits86/nativewebp"
 	"golang.org/x/image/draw"
-
-	"github.com/mediaspec/mediaspec/mockserver/thumbhash"
 )
 
 // The smaller side of the reference's thumbnails (WEBP) and previews (JPEG).
@@ -63,22 +61,6 @@ func Within(w, h, maxPixels int) (int, int) {
 		h = min(h, maxPixels)
 	}
 	return w, h
-}
-
-// FromThumbhash renders a ThumbHash at w×h: the reference decoder's
-// picture, scaled smoothly.
-func FromThumbhash(hash []byte, w, h int) (*image.RGBA, error) {
-	if w < 1 || h < 1 {
-		return nil, fmt.Errorf("pictures: a %d×%d picture", w, h)
-	}
-	tw, th, rgba, err := thumbhash.Decode(hash)
-	if err != nil {
-		return nil, err
-	}
-	src := &image.RGBA{Pix: rgba, Stride: tw * 4, Rect: image.Rect(0, 0, tw, th)}
-	dst := image.NewRGBA(image.Rect(0, 0, w, h))
-	draw.BiLinear.Scale(dst, dst.Bounds(), src, src.Bounds(), draw.Src, nil)
-	return dst, nil
 }
 
 // Resize scales img to w×h.

@@ -71,8 +71,7 @@ func TestPicturesShowTheirThumbhash(t *testing.T) {
 	placeholder, _ := meanColour(&image.RGBA{Pix: rgba, Stride: 4 * hw, Rect: image.Rect(0, 0, hw, hh)})
 	r, g, b := placeholder[0], placeholder[1], placeholder[2]
 	w, h := Fit(4032, 3024, ThumbnailSide)
-	img, err := FromThumbhash(hash, w, h)
-	require.NoError(t, err)
+	img := fromThumbhash(t, hash, w, h)
 	mean, spread := meanColour(img)
 	assert.InDeltaSlice(t, []float64{r, g, b}, mean[:], 0.06, "the placeholder's average colour")
 	assert.Greater(t, spread, 1e-4, "not flat")
@@ -95,11 +94,13 @@ func TestPicturesShowTheirThumbhash(t *testing.T) {
 	assert.Greater(t, spread, 1e-4, "not blank")
 }
 
-func TestFromThumbhashRefusesBadInput(t *testing.T) {
+func TestPaintRefusesBadInput(t *testing.T) {
 	hash, _ := base64.StdEncoding.DecodeString(seededHash)
-	_, err := FromThumbhash(hash, 0, 10)
+	_, err := Paint(hash, 0, 10, "image/jpeg")
 	assert.Error(t, err)
-	_, err = FromThumbhash(hash[:3], 10, 10)
+	_, err = Paint(hash[:3], 10, 10, "image/jpeg")
+	assert.Error(t, err)
+	_, err = Paint(hash, 10, 10, "image/heic")
 	assert.Error(t, err)
 }
 
@@ -109,11 +110,7 @@ func BenchmarkSeededThumbnail(b *testing.B) {
 	hash, _ := base64.StdEncoding.DecodeString(seededHash)
 	w, h := Fit(4032, 3024, ThumbnailSide)
 	for b.Loop() {
-		img, err := FromThumbhash(hash, w, h)
-		if err != nil {
-			b.Fatal(err)
-		}
-		if _, err := WebP(img); err != nil {
+		if _, err := Paint(hash, w, h, "image/webp"); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -123,11 +120,7 @@ func BenchmarkSeededPreview(b *testing.B) {
 	hash, _ := base64.StdEncoding.DecodeString(seededHash)
 	w, h := Fit(4032, 3024, PreviewSide)
 	for b.Loop() {
-		img, err := FromThumbhash(hash, w, h)
-		if err != nil {
-			b.Fatal(err)
-		}
-		if _, err := JPEG(img); err != nil {
+		if _, err := Paint(hash, w, h, "image/jpeg"); err != nil {
 			b.Fatal(err)
 		}
 	}
