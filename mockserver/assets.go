@@ -13,11 +13,15 @@ import (
 // bulkUploadCheck is POST /api/asset/bulk-upload-check: which files of an
 // uploader's batch the server already has.
 func (s *server) bulkUploadCheck(c *call) error {
-	data, err := readJSONBytes(c.r)
+	h, err := s.bodies.readJSON(c, listBody)
 	if err != nil {
 		return err
 	}
-	items, err := bulkCheckItems(data)
+	defer h.release()
+	if err := h.countedBody(c.w, bulkUploadCheckBody.Count); err != nil {
+		return err
+	}
+	items, err := bulkCheckItems(h.data)
 	if err != nil {
 		return err
 	}

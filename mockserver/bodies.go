@@ -51,18 +51,18 @@ var createAlbumBody = dto.NewClass("CreateAlbumDto",
 	dto.Field("description", isString, optional).Limit(store.MaxDescriptionChars),
 	dto.Field("albumUsers", optional, isArray, dto.ValidateNested(albumUserCreate, true)),
 	dto.Field("assetIds", optionalUUIDs),
-)
+).Within(listBody)
 
 // BulkIdsDto: PUT /api/albums/{id}/assets.
 var bulkIDsBody = dto.NewClass("BulkIdsDto",
 	dto.Field("ids", uuids),
-)
+).Within(listBody)
 
 // AssetIdsDto: PUT and DELETE /api/shared-links/{id}/assets, POST
 // /api/download/archive.
 var assetIDsBody = dto.NewClass("AssetIdsDto",
 	dto.Field("assetIds", uuids),
-)
+).Within(listBody)
 
 // DownloadInfoDto: POST /api/download/info. (POST /api/download/archive
 // takes AssetIdsDto.)
@@ -71,7 +71,7 @@ var downloadInfoBody = dto.NewClass("DownloadInfoDto",
 	dto.Field("albumId", optionalUUID),
 	dto.Field("userId", optionalUUID),
 	dto.Field("archiveSize", dto.As(dto.IsInt()), dto.As(dto.IsPositive()), optional),
-)
+).Within(listBody)
 
 // SharedLinkCreateDto: POST /api/shared-links.
 var sharedLinkCreateBody = dto.NewClass("SharedLinkCreateDto",
@@ -84,7 +84,7 @@ var sharedLinkCreateBody = dto.NewClass("SharedLinkCreateDto",
 	dto.Field("allowUpload", optionalBool),
 	dto.Field("allowDownload", optionalBool),
 	dto.Field("showMetadata", optionalBool),
-)
+).Within(listBody)
 
 // SharedLinkEditDto: PATCH /api/shared-links/{id}. The reference declares
 // description, password, expiresAt and allowUpload without a rule (and
@@ -132,7 +132,7 @@ var (
 	)
 	bulkUploadCheckBody = dto.NewClass("AssetBulkUploadCheckDto",
 		dto.Field("assets", isArray, dto.ValidateNested(bulkUploadCheckItem, true)),
-	)
+	).Within(listBody)
 )
 
 // SignUpDto: POST /api/auth/admin-sign-up (LoginCredentialDto's members,
@@ -216,7 +216,7 @@ var (
 	)
 	addUsersBody = dto.NewClass("AddUsersDto",
 		dto.Field("albumUsers", dto.As(dto.ArrayNotEmpty()), dto.ValidateNested(albumUserAdd, true)),
-	)
+	).Within(listBody)
 )
 
 // UpdateAlbumUserDto: PUT /api/albums/{id}/user/{userId}.
@@ -249,7 +249,7 @@ var bulkUpdateAssetsBody = dto.NewClass("AssetBulkUpdateDto", append([]dto.Prope
 	dto.Field("stackParentId", optionalUUID),
 	dto.Field("removeParent", optionalBool),
 	dto.Field("duplicateId", optional),
-}, updateAssetBase...)...)
+}, updateAssetBase...)...).Within(listBody)
 
 // UpdateStackParentDto: PUT /api/asset/stack/parent.
 var updateStackParentBody = dto.NewClass("UpdateStackParentDto",
@@ -261,7 +261,7 @@ var updateStackParentBody = dto.NewClass("UpdateStackParentDto",
 var bulkDeleteAssetsBody = dto.NewClass("AssetBulkDeleteDto",
 	dto.Field("force", optionalBool),
 	dto.Field("ids", uuids),
-)
+).Within(listBody)
 
 // UpdatePartnerDto: PUT /api/partners/{id}. The reference asks only that
 // inTimeline is there; the mock asks for a boolean, as it is stored.

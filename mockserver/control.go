@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
 	"reflect"
 	"strings"
@@ -21,23 +20,21 @@ const maxControlBody = 1 << 20
 // decodeBody reads a control request's JSON body into v: one JSON object,
 // no member twice, each of the type v's field takes, and nothing after it.
 // An empty body leaves v as it is when optional. Every problem is told in
-// the API's words (typeProblems), never in Go's.
-func decodeBody(r *http.Request, v any, optional bool) error {
-	data, err := io.ReadAll(io.LimitReader(r.Body, maxControlBody+1))
-	switch {
-	case err != nil:
-		return bodyReadError(err)
-	case len(data) > maxControlBody:
-		return errorf(http.StatusRequestEntityTooLarge, "The request body is larger than the limit of %d bytes", maxControlBody)
-	case len(bytes.TrimSpace(data)) == 0 && optional:
+// the API's words (typeProblems), never in Go's. The body and everything
+// read of it whole (its values, typeProblems's, repeatedKey's) are held
+// within memory set aside first, as an API body's are.
+func (s *server) decodeBody(c *call, v any, optional bool) error {
+	h, err := s.bodies.read(c, maxControlBody)
+	if err != nil {
+		return err
+	}
+	defer h.release()
+	data := h.data
+	if len(bytes.TrimSpace(data)) == 0 && optional {
 		return nil
 	}
-	if err := json.Unmarshal(data, new(json.RawMessage)); err != nil {
-		msg, bad := dto.SyntaxMessage(data)
-		if !bad {
-			msg = "Unexpected end of JSON input"
-		}
-		return errorf(http.StatusBadRequest, "%s", msg)
+	if err := h.countedBody(c.w, dto.CountValues); err != nil {
+		return err
 	}
 	if key, ok := repeatedKey(data); ok {
 		return errorf(http.StatusBadRequest, "Body is not the expected JSON: %q is given twice", key)
@@ -136,7 +133,7 @@ func (s *server) controlCreateUser(c *call) error {
 		APIKey string     `json:"apiKey"`
 	}
 	var req request
-	if err := decodeBody(c.r, &req, false); err != nil {
+	if err := s.decodeBody(c, &req, false); err != nil {
 		return err
 	}
 	var pr problems
@@ -189,7 +186,7 @@ type linkRequest struct {
 // answered as the listing shows it.
 func (s *server) controlCreateLink(c *call) error {
 	var req linkRequest
-	if err := decodeBody(c.r, &req, false); err != nil {
+	if err := s.decodeBody(c, &req, false); err != nil {
 		return err
 	}
 	if req.Type != model.LinkAlbum && req.Type != model.LinkIndividual {
@@ -277,7 +274,7 @@ func (s *server) controlReset(c *call) error {
 		KeepDefaultUser *bool `json:"keepDefaultUser"`
 	}
 	var req request
-	if err := decodeBody(c.r, &req, true); err != nil {
+	if err := s.decodeBody(c, &req, true); err != nil {
 		return err
 	}
 	if req.KeepDefaultUser != nil && !req.Empty {

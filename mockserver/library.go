@@ -273,11 +273,12 @@ func (s *server) restoreTrash(all bool) operation {
 	return func(c *call) error {
 		var ids []string
 		if !all {
-			b, err := readBody(c.r, bulkIDsBody)
+			b, done, err := s.readBody(c, bulkIDsBody)
 			if err != nil {
 				return err
 			}
 			ids = lower(b.Strings("ids"))
+			done()
 		}
 		var restored []string
 		err := s.store.Write(func(tx *store.Tx) error {

@@ -1,6 +1,7 @@
 package mockserver
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"net/http"
@@ -116,30 +117,38 @@ func (c *call) json(status int, v any) error {
 }
 
 // withBody is an operation on a JSON body of class: read, judged, then
-// handed to op with the call.
-func withBody(class *dto.Class, op func(c *call, b dto.Body) error) operation {
+// handed to op with the call; the memory the body holds is given back once
+// op is done.
+func (s *server) withBody(class *dto.Class, op func(c *call, b dto.Body) error) operation {
 	return func(c *call) error {
-		b, err := readBody(c.r, class)
+		b, done, err := s.readBody(c, class)
 		if err != nil {
 			return err
 		}
+		defer done()
 		return op(c, b)
 	}
 }
 
-// readBody reads r's JSON body as class declares it. Malformed JSON is a
-// 400 with the parser's words, as the reference answers it; a body that is
-// not JSON (by its Content-Type), empty, or no object, has no members.
-func readBody(r *http.Request, class *dto.Class) (dto.Body, error) {
-	data, err := readJSONBytes(r)
+// readBody reads c's JSON body as class declares it, within the class's
+// bound in bytes (smallBody if it has none) and with memory set aside for
+// it and its values first; done gives that memory back. Malformed JSON is
+// a 400 with the parser's words, as the reference answers it; a body that
+// is not JSON (by its Content-Type), empty, or no object, has no members.
+func (s *server) readBody(c *call, class *dto.Class) (b dto.Body, done func(), err error) {
+	h, err := s.bodies.readJSON(c, int64(cmp.Or(class.MaxBytes(), smallBody)))
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	b, err := class.Decode(data)
-	if err != nil {
-		return nil, bodyError(err)
+	if err := h.countedBody(c.w, class.Count); err != nil {
+		h.release()
+		return nil, nil, err
 	}
-	return b, nil
+	if b, err = class.Decode(h.data); err != nil {
+		h.release()
+		return nil, nil, bodyError(err)
+	}
+	return b, h.release, nil
 }
 
 // bodyError is the answer to a body that class.Decode refused: every
@@ -149,6 +158,7 @@ func bodyError(err error) error {
 	var problems dto.Problems
 	var thrown dto.Thrown
 	var syntax dto.SyntaxError
+	var tooMany dto.TooManyValues
 	switch {
 	case errors.As(err, &problems):
 		return store.InvalidFields(problems)
@@ -156,6 +166,8 @@ func bodyError(err error) error {
 		return store.Fail(store.Invalid, "%s", string(thrown))
 	case errors.As(err, &syntax):
 		return errorf(http.StatusBadRequest, "%s", string(syntax))
+	case errors.As(err, &tooMany):
+		return errorf(http.StatusRequestEntityTooLarge, "%s", tooMany.Error())
 	}
 	return fmt.Errorf("reading a body: %w", err)
 }

@@ -49,7 +49,7 @@ func (s *server) peopleUpdateBody() *dto.Class {
 		personDTO(s.cfg.Now),
 		[]dto.Property{featureFace},
 	)...)
-	return dto.NewClass("PeopleUpdateDto", dto.Field("people", isArray, dto.ValidateNested(item, true)))
+	return dto.NewClass("PeopleUpdateDto", dto.Field("people", isArray, dto.ValidateNested(item, true))).Within(listBody)
 }
 
 // personRecordAnswer is p as PersonResponseDto shows it.

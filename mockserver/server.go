@@ -87,6 +87,7 @@ type server struct {
 	openapiJSON, openapiYAML []byte
 	openapiETag              string
 	uploadBuffers            *bufferPool
+	bodies                   *memoryBudget // of the JSON bodies being read (jsonbody.go)
 	large                    largeAnswers
 	datasets                 largeAnswers
 	archives                 largeAnswers // the archives being written (downloads.go)
@@ -153,6 +154,7 @@ func newServer(cfg Config) (*server, error) {
 	s.openapiJSON, s.openapiYAML = openapi.JSON(), openapi.YAML()
 	s.openapiETag = etagOf(s.openapiJSON)
 	s.uploadBuffers = newBufferPool()
+	s.bodies = newMemoryBudget(jsonMemory)
 	s.large = make(largeAnswers, maxLargeAnswers)
 	s.datasets = make(largeAnswers, maxDatasetAnswers)
 	s.archives = make(largeAnswers, maxArchives)

@@ -241,7 +241,7 @@ var (
 		section("notifications", notificationsConfig),
 		section("server", serverConfigClass),
 		section("user", userConfig),
-	)
+	).Within(configBody)
 )
 
 // systemConfig is GET /api/system-config.
