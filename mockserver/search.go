@@ -1,6 +1,7 @@
 package mockserver
 
 import (
+	"encoding/json"
 	"net/http"
 	"strconv"
 	"strings"
@@ -21,6 +22,23 @@ var (
 	optionalText = func(name string) dto.Property { return dto.Field(name, isString, isNotEmpty, optional) }
 	optionalDate = dto.ValidateDate(dto.ValidateDateOptions{Optional: true})
 )
+
+// maxExactInteger is the largest whole number a JavaScript number holds
+// exactly (Number.MAX_SAFE_INTEGER).
+const maxExactInteger = 1<<53 - 1
+
+// withinExactIntegers is a rule of the mock's, judged after the upstream's
+// and only of a number: a page past the whole numbers JavaScript holds
+// exactly is refused (the reference asks its database for an offset that
+// is no number then, and fails), so that no page's offset overflows.
+var withinExactIntegers = dto.As(dto.Check(func(v any) bool {
+	n, ok := v.(json.Number)
+	if !ok {
+		return true
+	}
+	f, err := n.Float64()
+	return err != nil || f <= maxExactInteger
+}, "$property must not be greater than "+strconv.Itoa(maxExactInteger)))
 
 // baseSearchDTO is BaseSearchDto's members, which MetadataSearchDto and
 // SmartSearchDto extend (their own members are judged first).
@@ -51,7 +69,7 @@ var baseSearchDTO = []dto.Property{
 	optionalText("make"),
 	optionalText("model"),
 	optionalText("lensModel"),
-	dto.Field("page", isInt, minOf(1), toNumber, optional),
+	dto.Field("page", withinExactIntegers, isInt, minOf(1), toNumber, optional),
 	dto.Field("size", isInt, minOf(1), maxOf(1000), toNumber, optional),
 	dto.Field("isNotInAlbum", optionalBool),
 	dto.Field("personIds", optionalUUIDs),

@@ -89,6 +89,14 @@ func TestSearchMetadata(t *testing.T) {
 	found, next = searchIDs(t, srv, keyAlice, `{"size":3,"page":"3"}`)
 	assert.Equal(t, []int{3, 2, 1}, found)
 	assert.Nil(t, next)
+	for _, page := range []string{"4", "9007199254740991"} {
+		found, next = searchIDs(t, srv, keyAlice, `{"size":1000,"page":`+page+`}`)
+		assert.Empty(t, found, "page %s lies past the last", page)
+		assert.Nil(t, next)
+	}
+	// 2^61 + 1 pages of 1000 once wrapped around to an offset of 0: page 1.
+	requireError(t, postJSON(t, srv, "/api/search/metadata", `{"size":1000,"page":2305843009213693953}`, "x-api-key", keyAlice),
+		400, []any{"page must not be greater than 9007199254740991"})
 	found, _ = searchIDs(t, srv, keyBob, `{}`)
 	assert.Equal(t, []int{9, -1}, found, "Bob does not see Alice's: she shares nothing with him")
 

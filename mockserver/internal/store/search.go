@@ -152,10 +152,12 @@ func (v *View) SearchMetadata(q MetadataQuery) (items []*model.AssetRecord, hasN
 		}
 		return cmp.Or(b.FileCreatedAt.Compare(a.FileCreatedAt.Time), cmp.Compare(a.ID, b.ID))
 	})
-	start := (q.Page - 1) * q.Size
-	if start >= len(found) || start < 0 {
+	// A page past the last is empty: judged before the offset is
+	// reckoned, which could overflow for a page far enough.
+	if q.Page < 1 || q.Size < 1 || q.Page-1 >= (len(found)+q.Size-1)/q.Size {
 		return nil, false
 	}
+	start := (q.Page - 1) * q.Size
 	end := min(start+q.Size, len(found))
 	return found[start:end], end < len(found)
 }
