@@ -27,7 +27,9 @@ func TestMain(m *testing.M) {
 		main()
 		os.Exit(0)
 	}
-	os.Exit(m.Run())
+	code := m.Run()
+	removeBuilt()
+	os.Exit(code)
 }
 
 // command is mediaspec with args, in a new process.
@@ -41,7 +43,14 @@ func command(ctx context.Context, args ...string) *exec.Cmd {
 // its base URL; the process is stopped with SIGINT at the end of the test.
 func startServe(t *testing.T, args ...string) string {
 	t.Helper()
-	cmd := command(context.Background(), append([]string{"serve", "--quiet", "--addr", "127.0.0.1:0"}, args...)...)
+	url, _ := startServeCmd(t, command(context.Background(), append([]string{"serve", "--quiet", "--addr", "127.0.0.1:0"}, args...)...))
+	return url
+}
+
+// startServeCmd starts cmd, a serve, and returns its base URL and its
+// process's id; the process is stopped with SIGINT at the end of the test.
+func startServeCmd(t *testing.T, cmd *exec.Cmd) (string, int) {
+	t.Helper()
 	out, err := cmd.StdoutPipe()
 	require.NoError(t, err)
 	require.NoError(t, cmd.Start())
@@ -61,11 +70,11 @@ func startServe(t *testing.T, args ...string) string {
 	for sc.Scan() {
 		if _, url, ok := strings.Cut(sc.Text(), "listening on "); ok {
 			go func() { _, _ = io.Copy(io.Discard, out) }()
-			return url
+			return url, cmd.Process.Pid
 		}
 	}
 	t.Fatalf("serve printed no address: %v", sc.Err())
-	return ""
+	return "", 0
 }
 
 // get is a GET of url with the API key, which must answer 200.
