@@ -172,6 +172,7 @@ func (s *server) serveKept(w http.ResponseWriter, r *http.Request, src pictureSo
 	if !ok {
 		return false
 	}
+	defer f.Close()
 	servePicture(w, r, src, kind, contentType, kept, f, f.Size())
 	return true
 }

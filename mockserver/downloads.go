@@ -115,9 +115,16 @@ func lowerIDs(ids []string) []string {
 
 // original is where an asset's original comes from.
 type original struct {
-	kept     *io.SectionReader // the uploaded file; nil: painted
-	src      pictureSource     // what the picture is painted from
-	modified time.Time         // the file's time: the asset's fileModifiedAt
+	kept     *keptFile     // the uploaded file, open until closed; nil: painted
+	src      pictureSource // what the picture is painted from
+	modified time.Time     // the file's time: the asset's fileModifiedAt
+}
+
+// close lets the kept file go.
+func (o original) close() {
+	if o.kept != nil {
+		_ = o.kept.Close()
+	}
 }
 
 // originalOf is where a's original comes from.
@@ -174,6 +181,7 @@ func (s *server) downloadAsset(c *call) error {
 		return err
 	}
 	o := s.originalOf(a)
+	defer o.close()
 	content, size, contentType, err := s.open(o)
 	if err != nil {
 		return err
@@ -285,6 +293,11 @@ func (s *server) downloadArchive(c *call, b dto.Body) error {
 	for i, a := range assets {
 		entries[i] = archiveEntry{name: names[i], original: s.originalOf(a)}
 	}
+	defer func() {
+		for _, e := range entries {
+			e.close()
+		}
+	}()
 	if !s.archives.take(c.w) {
 		return nil
 	}

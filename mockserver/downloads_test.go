@@ -414,7 +414,7 @@ func TestArchiveMemoryDoesNotGrowWithSize(t *testing.T) {
 	allocated := func(fileSize int64) uint64 {
 		entries := make([]archiveEntry, 8)
 		for i := range entries {
-			entries[i] = archiveEntry{name: fmt.Sprintf("VID_%04d.mp4", i), original: original{kept: io.NewSectionReader(zeros{}, 0, fileSize), modified: time.Unix(0, 0)}}
+			entries[i] = archiveEntry{name: fmt.Sprintf("VID_%04d.mp4", i), original: original{kept: &keptFile{SectionReader: io.NewSectionReader(zeros{}, 0, fileSize)}, modified: time.Unix(0, 0)}}
 		}
 		var before, after runtime.MemStats
 		runtime.GC()

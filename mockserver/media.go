@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -30,10 +31,16 @@ import (
 // by the next upload of that pack. The pictures of files that cannot be
 // decoded are one blob per size, which each such upload's index lines
 // name.
+//
+// A pack file is open only while someone uses it (its writer, readers of
+// its blobs), and maxIdlePacks more that were used last: whatever a burst
+// of writers and readers opened is closed once they are done.
 type media struct {
 	dir string
-	// open holds a place for each upload writing its file, so that
-	// uploads never hold every pack (DefaultMaxUploadFiles).
+	// open holds a place for each client writing a file (an upload's, a
+	// profile image), so that clients never hold every descriptor
+	// (DefaultMaxUploadFiles). The picture workers write without one:
+	// there are pictureWorkers of them.
 	open chan struct{}
 
 	mu    sync.Mutex
@@ -41,14 +48,23 @@ type media struct {
 	blobs map[blobKey]blob
 	packs []*pack // by number - 1
 	free  []*pack // packs no writer holds
+	idle  []*pack // open packs no one uses, the least recently used first
 }
 
-// pack is a pack file, and the byte its next blob starts at.
+// pack is a pack file: open while it has users, and the byte its next
+// blob starts at.
 type pack struct {
-	n   int
-	f   *os.File
-	end int64 // under media.mu
+	n int
+	// Under media.mu; f does not change while users > 0.
+	f     *os.File // nil: closed
+	users int      // its writer and its readers
+	end   int64
 }
+
+// maxIdlePacks is how many pack files stay open with no one using them,
+// so that one upload after another does not open and close its pack each
+// time.
+const maxIdlePacks = 4
 
 // blobKind is what a blob is of its asset.
 type blobKind byte
@@ -72,11 +88,12 @@ type blob struct {
 	at        time.Time
 }
 
-// DefaultMaxUploadFiles is how many uploads may be writing their files at
-// once: a tenth of the process's file descriptors, which
-// DefaultMaxConnections leaves beside the connections; 512 where the limit
-// cannot be read. One more is answered 503 before it takes a pack, and the
-// mock never runs out of descriptors, whatever its clients do.
+// DefaultMaxUploadFiles is how many uploads and profile images may be
+// writing their files at once: half the tenth of the process's file
+// descriptors that DefaultMaxConnections leaves beside the connections;
+// 512 where the limit cannot be read. One more is answered 503 before it
+// takes a pack, and the mock never runs out of descriptors, whatever its
+// clients do.
 func DefaultMaxUploadFiles() int {
 	n, ok := fileLimit()
 	if !ok {
@@ -107,14 +124,10 @@ func openMedia(dir string, maxFiles int) (*media, error) {
 			continue // not a pack
 		}
 		for len(m.packs) < n {
-			if _, err := m.newPack(); err != nil {
-				m.close()
-				return nil, err
-			}
+			m.newPack()
 		}
 	}
 	if m.index, err = os.OpenFile(filepath.Join(dir, "blobs.index"), os.O_RDWR|os.O_CREATE|os.O_APPEND, 0o640); err != nil {
-		m.close()
 		return nil, fmt.Errorf("media folder: %w", err)
 	}
 	if err := m.readIndex(); err != nil {
@@ -124,18 +137,45 @@ func openMedia(dir string, maxFiles int) (*media, error) {
 	return m, nil
 }
 
-// newPack opens the next pack file, creating it if need be; m.mu is held,
-// or m is not shared yet.
-func (m *media) newPack() (*pack, error) {
-	n := len(m.packs) + 1
-	f, err := os.OpenFile(filepath.Join(m.dir, "packs", fmt.Sprintf("%06d", n)), os.O_RDWR|os.O_CREATE, 0o640)
-	if err != nil {
-		return nil, fmt.Errorf("media folder: %w", err)
-	}
-	p := &pack{n: n, f: f}
+// newPack adds the next pack, its file created when it is first used;
+// m.mu is held, or m is not shared yet.
+func (m *media) newPack() {
+	p := &pack{n: len(m.packs) + 1}
 	m.packs = append(m.packs, p)
 	m.free = append(m.free, p)
-	return p, nil
+}
+
+// use counts one more user of p, opening its file if it is closed; m.mu
+// is held.
+func (m *media) use(p *pack) error {
+	switch {
+	case p.f == nil:
+		f, err := os.OpenFile(filepath.Join(m.dir, "packs", fmt.Sprintf("%06d", p.n)), os.O_RDWR|os.O_CREATE, 0o640)
+		if err != nil {
+			return fmt.Errorf("media folder: %w", err)
+		}
+		p.f = f
+	case p.users == 0:
+		m.idle = slices.DeleteFunc(m.idle, func(q *pack) bool { return q == p })
+	}
+	p.users++
+	return nil
+}
+
+// unuse counts one user of p less: a pack no one uses joins the idle
+// ones, and beyond maxIdlePacks of them the least recently used is
+// closed; m.mu is held.
+func (m *media) unuse(p *pack) {
+	if p.users--; p.users > 0 || p.f == nil {
+		return
+	}
+	m.idle = append(m.idle, p)
+	if len(m.idle) > maxIdlePacks {
+		old := m.idle[0]
+		m.idle = slices.Delete(m.idle, 0, 1)
+		_ = old.f.Close() // read only by its users, and it has none
+		old.f = nil
+	}
 }
 
 // readIndex reads the blobs kept by earlier runs. A line cut short by a
@@ -164,8 +204,8 @@ func (m *media) readIndex() error {
 	return nil
 }
 
-// errTooManyFiles is the answer to an upload while every place for an
-// upload file is taken.
+// errTooManyFiles is the answer to an upload, or a profile image, while
+// every place for a file is taken.
 var errTooManyFiles = errorf(http.StatusServiceUnavailable, "Too many uploads are arriving at once; try again in a moment")
 
 // arriving is a file being written at the end of a pack, which its writer
@@ -185,8 +225,8 @@ func (a *arriving) Write(b []byte) (int, error) {
 	return n, err
 }
 
-// incoming is a new file for an upload that is arriving; it must be kept
-// or dropped.
+// incoming is a new file for a client's upload that is arriving, which
+// holds one of the places for a file; it must be kept or dropped.
 func (m *media) incoming() (*arriving, error) {
 	select {
 	case m.open <- struct{}{}:
@@ -202,16 +242,17 @@ func (m *media) incoming() (*arriving, error) {
 	return a, nil
 }
 
-// take takes a pack no one writes, or a new one.
+// take takes a pack no one writes, or a new one, and opens it.
 func (m *media) take() (*arriving, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if len(m.free) == 0 {
-		if _, err := m.newPack(); err != nil {
-			return nil, err
-		}
+		m.newPack()
 	}
 	p := m.free[len(m.free)-1]
+	if err := m.use(p); err != nil {
+		return nil, err
+	}
 	m.free = m.free[:len(m.free)-1]
 	return &arriving{m: m, p: p, off: p.end}, nil
 }
@@ -255,6 +296,7 @@ func (a *arriving) release() {
 	}
 	a.released = true
 	a.m.free = append(a.m.free, a.p)
+	a.m.unuse(a.p)
 	if a.slot {
 		<-a.m.open
 	}
@@ -266,7 +308,8 @@ func (m *media) writeLine(kind blobKind, key string, b blob) error {
 	return err
 }
 
-// put keeps body whole as the blob of kind for key.
+// put keeps body whole as the blob of kind for key. It holds no place
+// for a file: only the picture workers put, and they are few.
 func (m *media) put(kind blobKind, key string, body []byte) error {
 	a, err := m.take()
 	if err != nil {
@@ -295,16 +338,48 @@ func (m *media) alias(kind blobKind, key, from string) error {
 	return nil
 }
 
-// read is the blob of kind for key, read in place, and when it was kept.
-func (m *media) read(kind blobKind, key string) (*io.SectionReader, time.Time, bool) {
+// keptFile is a kept blob, read in place: it holds its pack's file open
+// until it is closed.
+type keptFile struct {
+	*io.SectionReader
+	m *media
+	p *pack // nil: closed, or never open
+}
+
+// Close lets the pack's file go; closing twice does nothing.
+func (k *keptFile) Close() error {
+	if k.m == nil {
+		return nil // no media's: a test's
+	}
+	k.m.mu.Lock()
+	defer k.m.mu.Unlock()
+	if k.p != nil {
+		k.m.unuse(k.p)
+		k.p = nil
+	}
+	return nil
+}
+
+// read is the blob of kind for key, read in place, and when it was kept;
+// the caller closes it. Where its pack cannot be opened, its reads fail
+// with why: an answer is cut short rather than quietly another.
+func (m *media) read(kind blobKind, key string) (*keptFile, time.Time, bool) {
 	m.mu.Lock()
+	defer m.mu.Unlock()
 	b, ok := m.blobs[blobKey{kind, key}]
-	m.mu.Unlock()
 	if !ok {
 		return nil, time.Time{}, false
 	}
-	return io.NewSectionReader(b.pack.f, b.off, b.size), b.at, true
+	if err := m.use(b.pack); err != nil {
+		return &keptFile{SectionReader: io.NewSectionReader(unreadable{err}, 0, b.size), m: m}, b.at, true
+	}
+	return &keptFile{SectionReader: io.NewSectionReader(b.pack.f, b.off, b.size), m: m, p: b.pack}, b.at, true
 }
+
+// unreadable is a file that could not be opened.
+type unreadable struct{ err error }
+
+func (u unreadable) ReadAt([]byte, int64) (int, error) { return 0, u.err }
 
 // has reports whether the blob of kind for key is kept.
 func (m *media) has(kind blobKind, key string) bool {
@@ -323,8 +398,12 @@ func (m *media) close() error {
 	defer m.mu.Unlock()
 	var errs []error
 	for _, p := range m.packs {
-		errs = append(errs, p.f.Close())
+		if p.f != nil {
+			errs = append(errs, p.f.Close())
+			p.f = nil
+		}
 	}
+	m.idle = nil
 	if m.index != nil {
 		errs = append(errs, m.index.Close())
 	}

@@ -211,6 +211,7 @@ func (s *server) decodeOriginal(id string, a model.AssetRecord) (img image.Image
 	if !ok {
 		return nil, w, h
 	}
+	defer f.Close()
 	switch a.Type {
 	case model.AssetImage:
 		if img, err := pictures.Decode(f, s.cfg.MaxDecodePixels); err == nil {

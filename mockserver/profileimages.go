@@ -1,16 +1,17 @@
 package mockserver
 
 import (
-	"bufio"
 	"bytes"
 	"crypto/rand"
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"net/http"
 	"path"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/mediaspec/mediaspec/mockserver/internal/formdata"
@@ -20,7 +21,7 @@ import (
 )
 
 // Limits of profile images: one image, and all of them kept in memory
-// where there is no media folder.
+// where there is no media folder, those being read included.
 const (
 	maxProfileImage      = 16 << 20
 	maxProfileImagesHeld = 64 << 20
@@ -31,14 +32,16 @@ const (
 var profileExtensions = []string{".avif", ".dng", ".heic", ".heif", ".jpeg", ".jpg", ".png", ".webp", ".svg"}
 
 // profileImages keeps the pictures users upload as their profile image,
-// by the path the user's profileImagePath names: in the media folder, or
-// without one in memory, within maxProfileImagesHeld.
+// by the path the user's profileImagePath names: in the media folder,
+// written there as they arrive, each holding one of the places for a file
+// an upload holds; or without one in memory, within maxProfileImagesHeld
+// for those held and those being read.
 type profileImages struct {
 	media *media // nil: in memory
 
 	mu    sync.Mutex
 	held  map[string]heldImage
-	bytes int
+	bytes int // of held images, and reserved by those being read
 }
 
 type heldImage struct {
@@ -50,23 +53,67 @@ func newProfileImages(m *media) *profileImages {
 	return &profileImages{media: m, held: map[string]heldImage{}}
 }
 
+// newImage is a profile image that has arrived, not yet kept: its file in
+// the media folder, or its bytes in memory (their room reserved). put
+// keeps it; discard gives up one that was not kept.
+type newImage struct {
+	name string
+	file *arriving
+	body []byte
+}
+
+// errNoRoomForImages is the answer to a profile image the memory kept for
+// them has no room for.
+var errNoRoomForImages = errorf(http.StatusInsufficientStorage, "No room left for profile images: the mock holds %d bytes of them, those being uploaded included, without a media folder", maxProfileImagesHeld)
+
+// reserve takes room for n bytes of an image being read, if there is.
+func (p *profileImages) reserve(n int) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.bytes+n > maxProfileImagesHeld {
+		return false
+	}
+	p.bytes += n
+	return true
+}
+
+func (p *profileImages) unreserve(n int) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.bytes -= n
+}
+
 // put keeps an image under its path.
-func (p *profileImages) put(key string, body []byte, at time.Time) error {
-	if p.media != nil {
-		return p.media.put(blobProfile, key, body)
+func (p *profileImages) put(key string, img *newImage, at time.Time) error {
+	if img.file != nil {
+		return img.file.keep(blobProfile, key)
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if p.bytes+len(body) > maxProfileImagesHeld {
-		return errorf(http.StatusInsufficientStorage, "No room left for profile images: the mock holds %d bytes of them without a media folder", maxProfileImagesHeld)
-	}
-	p.held[key] = heldImage{body: body, at: at}
-	p.bytes += len(body)
+	p.held[key] = heldImage{body: img.body, at: at} // its room was reserved as it was read
+	img.body = nil
 	return nil
 }
 
-// get is the image kept under a path, and when it was kept.
-func (p *profileImages) get(key string) (io.ReadSeeker, time.Time, bool) {
+// discard gives up an image that was not kept; after put it does nothing.
+func (p *profileImages) discard(img *newImage) {
+	if img.file != nil {
+		img.file.drop()
+	}
+	if img.body != nil {
+		p.unreserve(cap(img.body))
+		img.body = nil
+	}
+}
+
+// heldReader is an image held in memory, read.
+type heldReader struct{ *bytes.Reader }
+
+func (heldReader) Close() error { return nil }
+
+// get is the image kept under a path, and when it was kept; the caller
+// closes it.
+func (p *profileImages) get(key string) (io.ReadSeekCloser, time.Time, bool) {
 	if p.media != nil {
 		r, at, ok := p.media.read(blobProfile, key)
 		if !ok {
@@ -77,7 +124,7 @@ func (p *profileImages) get(key string) (io.ReadSeeker, time.Time, bool) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	h, ok := p.held[key]
-	return bytes.NewReader(h.body), h.at, ok
+	return heldReader{bytes.NewReader(h.body)}, h.at, ok
 }
 
 // drop forgets an image held in memory (in a media folder, its bytes are
@@ -86,7 +133,7 @@ func (p *profileImages) drop(key string) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if h, ok := p.held[key]; ok {
-		p.bytes -= len(h.body)
+		p.bytes -= cap(h.body)
 		delete(p.held, key)
 	}
 }
@@ -94,13 +141,16 @@ func (p *profileImages) drop(key string) {
 // createProfileImage is POST /api/users/profile-image: the multipart part
 // "file" becomes the caller's profile image.
 func (s *server) createProfileImage(c *call) error {
-	name, body, err := readProfileImage(c.r)
+	bufs := s.uploadBuffers.get()
+	defer s.uploadBuffers.put(bufs)
+	img, err := s.profiles.receive(c.r, bufs)
 	if err != nil {
 		return err
 	}
+	defer s.profiles.discard(img) // kept by now, or no one's
 	userID := c.p().User.ID
-	key := fmt.Sprintf("upload/profile/%s/%s%s", userID, newImageID(), strings.ToLower(path.Ext(name)))
-	if err := s.profiles.put(key, body, s.cfg.Now()); err != nil {
+	key := fmt.Sprintf("upload/profile/%s/%s%s", userID, newImageID(), strings.ToLower(path.Ext(img.name)))
+	if err := s.profiles.put(key, img, s.cfg.Now()); err != nil {
 		return err
 	}
 	var old string
@@ -129,59 +179,135 @@ func newImageID() string {
 	return fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:16])
 }
 
-// readProfileImage reads the part "file" of a multipart body: its name and
-// bytes. Text parts are ignored; a file under another name is refused.
-func readProfileImage(r *http.Request) (string, []byte, error) {
-	mr, err := multipartReader(r.Header.Get("Content-Type"), bufio.NewReaderSize(r.Body, smallReadSize))
+// receive reads the multipart body of a profile image through bufs: the
+// part "file" streamed into the media folder, or read into memory within
+// the room left. Text parts are ignored; a file under another name is
+// refused. On an error, nothing of the image is kept.
+func (p *profileImages) receive(r *http.Request, bufs *uploadBuffers) (_ *newImage, err error) {
+	bufs.read.Reset(r.Body)
+	defer bufs.read.Reset(nil)
+	mr, err := multipartReader(r.Header.Get("Content-Type"), bufs.read)
 	if err != nil {
-		return "", nil, err
+		return nil, err
 	}
-	var name string
-	var body []byte
+	img := &newImage{}
+	defer func() {
+		if err != nil {
+			p.discard(img)
+		}
+	}()
 	for parts := 0; ; parts++ {
 		if parts > maxParts {
-			return "", nil, errorf(http.StatusBadRequest, "Too many parts: an upload has at most %d", maxParts)
+			return nil, errorf(http.StatusBadRequest, "Too many parts: an upload has at most %d", maxParts)
 		}
 		part, err := mr.NextPart()
 		if errors.Is(err, io.EOF) {
 			break
 		}
 		if err != nil {
-			return "", nil, malformed(err)
+			return nil, malformed(err)
 		}
 		if part.FileName() == "" {
 			_, _ = io.Copy(io.Discard, io.LimitReader(part, maxFieldBytes))
 			continue
 		}
-		if part.FormName() != "file" || name != "" {
-			return "", nil, errorf(http.StatusBadRequest, "Unexpected field")
+		if part.FormName() != "file" || img.name != "" {
+			return nil, errorf(http.StatusBadRequest, "Unexpected field")
 		}
-		if name, err = rawFileName(part); err != nil {
-			return "", nil, err
+		if img.name, err = rawFileName(part); err != nil {
+			return nil, err
 		}
-		if !isProfileFile(name) {
-			return "", nil, errorf(http.StatusBadRequest, "Unsupported file type %s", name)
+		if !isProfileFile(img.name) {
+			return nil, errorf(http.StatusBadRequest, "Unsupported file type %s", img.name)
 		}
-		if body, err = readAllBounded(part, maxProfileImage); err != nil {
-			return "", nil, err
+		if p.media != nil {
+			err = p.write(img, part, bufs)
+		} else {
+			err = p.hold(img, part, r.ContentLength)
+		}
+		if err != nil {
+			return nil, err
 		}
 	}
-	if name == "" {
-		return "", nil, errorf(http.StatusBadRequest, "File is required")
+	if img.name == "" {
+		return nil, errorf(http.StatusBadRequest, "File is required")
 	}
-	return name, body, nil
+	return img, nil
 }
 
-// readAllBounded reads a part whole, if it is within limit bytes.
-func readAllBounded(part *formdata.Part, limit int64) ([]byte, error) {
-	body, err := io.ReadAll(io.LimitReader(part, limit+1))
+// tooLargeImage is the answer to a profile image over maxProfileImage.
+var tooLargeImage = errorf(http.StatusRequestEntityTooLarge, "A profile image is at most %d bytes", maxProfileImage)
+
+// write streams a part into a new file of the media folder, taking a
+// place for it (503 while every place is taken).
+func (p *profileImages) write(img *newImage, part *formdata.Part, bufs *uploadBuffers) error {
+	f, err := p.media.incoming()
 	if err != nil {
-		return nil, malformed(err)
+		return err
 	}
-	if int64(len(body)) > limit {
-		return nil, errorf(http.StatusRequestEntityTooLarge, "A profile image is at most %d bytes", limit)
+	img.file = f
+	bufs.file.Reset(f)
+	defer bufs.file.Reset(nil)
+	n, err := io.CopyBuffer(bufs.file, io.LimitReader(part, maxProfileImage+1), bufs.copy)
+	if err == nil {
+		err = bufs.file.Flush()
 	}
-	return body, nil
+	switch pe := (*fs.PathError)(nil); {
+	case errors.Is(err, syscall.ENOSPC):
+		return errorf(http.StatusInsufficientStorage, "No space left in the media folder for this profile image")
+	case errors.As(err, &pe):
+		return fmt.Errorf("writing a profile image: %w", err)
+	case err != nil:
+		return malformed(err)
+	case n > maxProfileImage:
+		return tooLargeImage
+	}
+	return nil
+}
+
+// hold reads a part into memory, taking room for it among the images held
+// before each piece is read: at once for the body's length where it is
+// known, else as it grows. A burst of images holds no more in all than
+// maxProfileImagesHeld.
+func (p *profileImages) hold(img *newImage, part *formdata.Part, bodyLength int64) error {
+	const firstPiece = 64 << 10
+	size := firstPiece
+	if bodyLength > 0 {
+		size = int(min(bodyLength, maxProfileImage+1))
+	}
+	if !p.reserve(size) {
+		return errNoRoomForImages
+	}
+	img.body = make([]byte, 0, size)
+	for {
+		if len(img.body) == cap(img.body) {
+			if len(img.body) > maxProfileImage {
+				return tooLargeImage
+			}
+			grow := min(cap(img.body), maxProfileImage+1-cap(img.body))
+			if !p.reserve(grow) {
+				return errNoRoomForImages
+			}
+			img.body = append(make([]byte, 0, cap(img.body)+grow), img.body...) // the room taken is its cap
+		}
+		n, err := part.Read(img.body[len(img.body):cap(img.body)])
+		img.body = img.body[:len(img.body)+n]
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return malformed(err)
+		}
+	}
+	if len(img.body) > maxProfileImage {
+		return tooLargeImage
+	}
+	if waste := cap(img.body) - len(img.body); waste > len(img.body)/8 {
+		// A body longer than its file (text parts): held at its size.
+		img.body = append(make([]byte, 0, len(img.body)), img.body...)
+		p.unreserve(waste)
+	}
+	return nil
 }
 
 func isProfileFile(name string) bool {
@@ -235,6 +361,7 @@ func (s *server) profileImage(c *call) error {
 	h.Set("Cache-Control", "public, max-age=0")
 	h.Set("Content-Type", "image/jpeg")
 	if r, at, ok := s.profiles.get(u.ProfileImagePath); ok {
+		defer r.Close()
 		size, _ := r.Seek(0, io.SeekEnd)
 		_, _ = r.Seek(0, io.SeekStart)
 		_ = http.NewResponseController(c.w).SetWriteDeadline(time.Now().Add(writeDeadline(int(size))))
