@@ -13,7 +13,7 @@ import (
 // bulkUploadCheck is POST /api/asset/bulk-upload-check: which files of an
 // uploader's batch the server already has.
 func (s *server) bulkUploadCheck(c *call) error {
-	h, err := s.bodies.readJSON(c, listBody)
+	h, err := s.held.readJSON(c, listBody)
 	if err != nil {
 		return err
 	}

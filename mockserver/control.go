@@ -24,7 +24,7 @@ const maxControlBody = 1 << 20
 // read of it whole (its values, typeProblems's, repeatedKey's) are held
 // within memory set aside first, as an API body's are.
 func (s *server) decodeBody(c *call, v any, optional bool) error {
-	h, err := s.bodies.read(c, maxControlBody)
+	h, err := s.held.read(c, maxControlBody)
 	if err != nil {
 		return err
 	}

@@ -8,7 +8,6 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
-	"sync"
 
 	"github.com/mediaspec/mediaspec/mockserver/internal/dto"
 	"github.com/mediaspec/mediaspec/mockserver/internal/store"
@@ -16,11 +15,10 @@ import (
 
 // The bounds of JSON bodies. Each operation's body has a bound in bytes
 // (its class's, else smallBody): a larger one is refused before a byte of
-// it is kept, by its Content-Length when it has one. What the bodies being
-// read hold at once, their bytes and the values they decode to, is set
-// aside from jsonMemory before it is held, so that neither a large body
-// nor a crowd of small ones can hold more, whoever sends them: past it,
-// a body is answered 503 with Retry-After, unread.
+// it is kept, by its Content-Length when it has one. A body's bytes, and
+// the values it decodes to (dto.ValueCost each, counted before any is
+// made), are set aside from the memory requests may hold (heldmemory.go)
+// before they are held.
 const (
 	// smallBody bounds a body of a few fields (a login, a rename): twice
 	// what its longest texts take with every character escaped.
@@ -29,72 +27,16 @@ const (
 	listBody = 8 << 20
 	// configBody bounds the server's settings (PUT /api/system-config).
 	configBody = 1 << 20
-	// jsonMemory is the memory the JSON bodies being read may hold at once,
-	// in all, and their decoded values: a body's bytes, and
-	// dto.ValueCost a value it decodes to.
-	jsonMemory = 64 << 20
 	// bodyStep is what a body of unknown length is first given room for.
 	bodyStep = 16 << 10
 )
-
-// memoryBudget is memory set aside by the requests that hold it, within a
-// bound: a request that finds no room is refused, never made to wait.
-type memoryBudget struct {
-	mu   sync.Mutex
-	free int64
-	size int64
-}
-
-func newMemoryBudget(size int64) *memoryBudget {
-	return &memoryBudget{free: size, size: size}
-}
-
-// take sets n bytes aside, if there is room for them.
-func (m *memoryBudget) take(n int64) bool {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if n > m.free {
-		return false
-	}
-	m.free -= n
-	return true
-}
-
-// give gives back n bytes taken.
-func (m *memoryBudget) give(n int64) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	m.free += n
-}
 
 // heldBody is a JSON body read, and the memory set aside for it, which its
 // reader gives back with release once it is done with the body and what it
 // decoded to.
 type heldBody struct {
-	data  []byte // nil: no body, or not JSON
-	m     *memoryBudget
-	taken int64
-}
-
-// grow sets aside n bytes more for what the body decodes to.
-func (h *heldBody) grow(w http.ResponseWriter, n int64) error {
-	if !h.m.take(n) {
-		return busyWithBodies(w, h.m)
-	}
-	h.taken += n
-	return nil
-}
-
-// release gives the body's memory back; twice is once.
-func (h *heldBody) release() {
-	h.m.give(h.taken)
-	h.taken = 0
-}
-
-// busyWithBodies is the answer to a body there is no room for.
-func busyWithBodies(w http.ResponseWriter, m *memoryBudget) error {
-	w.Header().Set("Retry-After", "1")
-	return errorf(http.StatusServiceUnavailable, "Busy: the request bodies being read hold the %d MiB set aside for them; try again in a moment", m.size>>20)
+	data []byte // nil: no body, or not JSON
+	*reservation
 }
 
 // readJSON reads c's body, within limit bytes and with memory set aside
@@ -104,7 +46,7 @@ func busyWithBodies(w http.ResponseWriter, m *memoryBudget) error {
 func (m *memoryBudget) readJSON(c *call, limit int64) (*heldBody, error) {
 	mediaType, _, _ := mime.ParseMediaType(c.r.Header.Get("Content-Type"))
 	if mediaType != "application/json" && !strings.HasSuffix(mediaType, "+json") {
-		return &heldBody{m: m}, nil
+		return &heldBody{reservation: m.reserve()}, nil
 	}
 	return m.read(c, limit)
 }
@@ -112,7 +54,7 @@ func (m *memoryBudget) readJSON(c *call, limit int64) (*heldBody, error) {
 // read reads c's body whatever its Content-Type, within limit bytes and
 // with memory set aside for it. The caller releases what it holds.
 func (m *memoryBudget) read(c *call, limit int64) (*heldBody, error) {
-	h := &heldBody{m: m}
+	h := &heldBody{reservation: m.reserve()}
 	tooLarge := errorf(http.StatusRequestEntityTooLarge, "The request body is larger than the limit of %d bytes", limit)
 	size := int64(bodyStep)
 	if n := c.r.ContentLength; n > limit {
@@ -121,8 +63,8 @@ func (m *memoryBudget) read(c *call, limit int64) (*heldBody, error) {
 		size = n + 1 // the one byte more finds the end without growing
 	}
 	size = min(size, limit+1)
-	if err := h.grow(c.w, size); err != nil {
-		return nil, err
+	if !h.take(size) {
+		return nil, noRoom(c.w, m)
 	}
 	buf := make([]byte, 0, size)
 	for {
@@ -132,9 +74,9 @@ func (m *memoryBudget) read(c *call, limit int64) (*heldBody, error) {
 				return nil, tooLarge
 			}
 			more := min(int64(cap(buf)), limit+1-int64(cap(buf)))
-			if err := h.grow(c.w, more); err != nil {
+			if !h.take(more) {
 				h.release()
-				return nil, err
+				return nil, noRoom(c.w, m)
 			}
 			grown := make([]byte, len(buf), int64(cap(buf))+more)
 			copy(grown, buf)
@@ -205,5 +147,8 @@ func (h *heldBody) countedBody(w http.ResponseWriter, count func([]byte) (int, e
 	if err != nil {
 		return bodyError(err)
 	}
-	return h.grow(w, int64(n)*dto.ValueCost)
+	if !h.take(int64(n) * dto.ValueCost) {
+		return noRoom(w, h.m)
+	}
+	return nil
 }

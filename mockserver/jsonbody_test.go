@@ -15,18 +15,6 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// newBudgetServer starts a mock on testDataset and hands back its server,
-// whose budget of JSON memory the tests watch.
-func newBudgetServer(t *testing.T) (*httptest.Server, *server) {
-	t.Helper()
-	h, err := New(Config{Dataset: testDataset, Now: testNow})
-	require.NoError(t, err)
-	t.Cleanup(func() { _ = h.Close() })
-	srv := httptest.NewServer(h)
-	t.Cleanup(srv.Close)
-	return srv, h.s
-}
-
 // rawExchange writes raw to a new connection to srv and reads the answer.
 func rawExchange(t *testing.T, srv *httptest.Server, raw []byte) (*http.Response, string) {
 	t.Helper()
@@ -117,24 +105,7 @@ func TestJSONBodiesAreBoundedForTheirOperation(t *testing.T) {
 			}
 		})
 	}
-	waitForBudget(t, s, func(free int64) bool { return free == jsonMemory }, "every body's memory given back")
-}
-
-// waitForBudget waits, within 10 s, until the free memory of s's budget for
-// JSON bodies satisfies ok.
-func waitForBudget(t *testing.T, s *server, ok func(free int64) bool, what string) {
-	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		s.bodies.mu.Lock()
-		free := s.bodies.free
-		s.bodies.mu.Unlock()
-		if ok(free) {
-			return
-		}
-		require.True(t, time.Now().Before(deadline), "waited 10 s for %s: %d bytes free", what, free)
-		time.Sleep(5 * time.Millisecond)
-	}
+	waitForBudget(t, s, func(free int64) bool { return free == DefaultRequestMemory }, "every body's memory given back")
 }
 
 // TestJSONBodiesShareABoundedMemory: bodies that arrive and never end hold
@@ -145,7 +116,7 @@ func TestJSONBodiesShareABoundedMemory(t *testing.T) {
 	srv, s := newBudgetServer(t)
 	head := "POST /api/asset/bulk-upload-check HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nx-api-key: " + keyAlice + "\r\nTransfer-Encoding: chunked\r\n\r\n"
 	// Each body has sent more than half its bound, and holds room for all
-	// of it: jsonMemory / listBody of them hold every byte set aside.
+	// of it: DefaultRequestMemory / listBody of them hold every byte set aside.
 	part := append([]byte(`{"junk":"`), bytes.Repeat([]byte("x"), 6<<20)...)
 	var held []net.Conn
 	t.Cleanup(func() {
@@ -153,7 +124,7 @@ func TestJSONBodiesShareABoundedMemory(t *testing.T) {
 			c.Close()
 		}
 	})
-	for range jsonMemory / listBody {
+	for range DefaultRequestMemory / listBody {
 		conn, err := net.Dial("tcp", srv.Listener.Addr().String())
 		require.NoError(t, err)
 		held = append(held, conn)
@@ -171,7 +142,7 @@ func TestJSONBodiesShareABoundedMemory(t *testing.T) {
 		c.Close()
 	}
 	held = nil
-	waitForBudget(t, s, func(free int64) bool { return free == jsonMemory }, "the memory of bodies that went to be free again")
+	waitForBudget(t, s, func(free int64) bool { return free == DefaultRequestMemory }, "the memory of bodies that went to be free again")
 	rep, body = rawExchange(t, srv, rawRequest("POST", "/api/auth/login", []string{"Content-Type", "application/json"}, []byte(`{"email":"x@y.z","password":"x"}`)))
 	assert.Equal(t, http.StatusUnauthorized, rep.StatusCode, body)
 }

@@ -136,7 +136,7 @@ func (s *server) withBody(class *dto.Class, op func(c *call, b dto.Body) error) 
 // a 400 with the parser's words, as the reference answers it; a body that
 // is not JSON (by its Content-Type), empty, or no object, has no members.
 func (s *server) readBody(c *call, class *dto.Class) (b dto.Body, done func(), err error) {
-	h, err := s.bodies.readJSON(c, int64(cmp.Or(class.MaxBytes(), smallBody)))
+	h, err := s.held.readJSON(c, int64(cmp.Or(class.MaxBytes(), smallBody)))
 	if err != nil {
 		return nil, nil, err
 	}

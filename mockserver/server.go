@@ -70,6 +70,11 @@ type Config struct {
 	MaxListedAssets int
 	// Now is the wall clock; nil means time.Now.
 	Now func() time.Time
+	// RequestMemory bounds what the requests being served hold at once of
+	// what their callers sent, in bytes: JSON bodies and their values, and
+	// the fields, file heads and sidecars of uploads. A request that finds
+	// no room is answered 503. 0 means DefaultRequestMemory.
+	RequestMemory int64
 	// MaxLiveConnections bounds the live-event connections (socket.io)
 	// open at once, and MaxLiveConnectionsPerUser those of one user; 0
 	// means live.DefaultMaxConns and live.DefaultMaxConnsPerUser.
@@ -87,7 +92,7 @@ type server struct {
 	openapiJSON, openapiYAML []byte
 	openapiETag              string
 	uploadBuffers            *bufferPool
-	bodies                   *memoryBudget // of the JSON bodies being read (jsonbody.go)
+	held                     *memoryBudget // what requests hold of what their callers sent (heldmemory.go)
 	large                    largeAnswers
 	datasets                 largeAnswers
 	archives                 largeAnswers // the archives being written (downloads.go)
@@ -154,7 +159,7 @@ func newServer(cfg Config) (*server, error) {
 	s.openapiJSON, s.openapiYAML = openapi.JSON(), openapi.YAML()
 	s.openapiETag = etagOf(s.openapiJSON)
 	s.uploadBuffers = newBufferPool()
-	s.bodies = newMemoryBudget(jsonMemory)
+	s.held = newMemoryBudget(cmp.Or(cfg.RequestMemory, DefaultRequestMemory))
 	s.large = make(largeAnswers, maxLargeAnswers)
 	s.datasets = make(largeAnswers, maxDatasetAnswers)
 	s.archives = make(largeAnswers, maxArchives)

@@ -67,7 +67,9 @@ func (s *server) upload(c *call) error {
 	}
 	bufs := s.uploadBuffers.get()
 	defer s.uploadBuffers.put(bufs)
-	up, err := readUpload(r, bufs, s.media)
+	held := s.held.reserve()
+	defer held.release()
+	up, err := readUpload(r, bufs, s.media, held)
 	if up != nil {
 		// Kept by now if the upload made a new asset; else no one's.
 		defer func() {
@@ -80,8 +82,11 @@ func (s *server) upload(c *call) error {
 	}
 	if err != nil {
 		var mbe *http.MaxBytesError
-		if errors.As(err, &mbe) {
+		switch {
+		case errors.As(err, &mbe):
 			err = tooLarge(mbe.Limit)
+		case errors.Is(err, errNoRoom):
+			err = noRoom(w, s.held)
 		}
 		return err
 	}
@@ -160,7 +165,10 @@ type filePart struct {
 
 // upload is a multipart upload, read but not yet validated as a whole.
 type upload struct {
+	// fields are the text fields the upload reads (uploadFields), as sent.
 	fields map[string]string
+	// held is the memory set aside for what the upload keeps of its parts.
+	held *reservation
 	// repeated are the text fields sent more than once: the reference
 	// reads them as lists, which no field takes.
 	repeated []string
@@ -251,15 +259,17 @@ func (p *bufferPool) put(b *uploadBuffers) {
 // readUpload streams the multipart body, hashing each file as it passes;
 // memory stays bounded by the limits whatever the size of the files. It
 // returns the upload with its fields validated, or the error to answer. The
-// upload's assetData head lives in bufs until they are reused.
-func readUpload(r *http.Request, bufs *uploadBuffers, m *media) (*upload, error) {
+// upload's assetData head lives in bufs until they are reused. What it
+// keeps of the parts (the fields, the heads of its files) is set aside in
+// held as it grows: past the room there is, it stops with errNoRoom.
+func readUpload(r *http.Request, bufs *uploadBuffers, m *media, held *reservation) (*upload, error) {
 	bufs.read.Reset(r.Body)
 	defer bufs.read.Reset(nil)
 	mr, err := multipartReader(r.Header.Get("Content-Type"), bufs.read)
 	if err != nil {
 		return nil, err
 	}
-	up := &upload{fields: make(map[string]string, 8)} // the fields a client sends
+	up := &upload{fields: make(map[string]string, 8), held: held} // the fields a client sends
 	for n := 0; ; n++ {
 		part, err := mr.NextPart()
 		if err == io.EOF {
@@ -276,6 +286,9 @@ func readUpload(r *http.Request, bufs *uploadBuffers, m *media) (*upload, error)
 		} else {
 			up.files++
 			err = up.readFile(part, bufs, m)
+		}
+		if errors.Is(err, errNoRoom) {
+			return up, err // answered at once: the rest of the part is not waited for
 		}
 		part.Close()
 		if err != nil {
@@ -326,38 +339,63 @@ func malformed(err error) error {
 }
 
 func (up *upload) readField(part *formdata.Part, scratch []byte) error {
-	b, err := readBounded(part, scratch[:0], maxFieldBytes+1)
+	b, grown, err := readBounded(part, scratch[:0], maxFieldBytes+1, up.held)
+	defer up.held.give(grown) // the grown scratch is let go
+	if errors.Is(err, errNoRoom) {
+		return err
+	}
 	if err != nil {
 		return malformed(err)
 	}
 	if len(b) > maxFieldBytes {
 		return errorf(http.StatusBadRequest, "Field %s is too long: at most %d bytes", part.FormName(), maxFieldBytes)
 	}
-	if _, seen := up.fields[part.FormName()]; seen {
-		up.repeated = append(up.repeated, part.FormName())
+	name := part.FormName()
+	if !slices.Contains(uploadFields, name) {
+		return nil // read for its bound, and ignored, as the reference ignores it
 	}
-	up.fields[part.FormName()] = string(b)
+	if _, seen := up.fields[name]; seen {
+		up.repeated = append(up.repeated, name)
+	}
+	if !up.held.take(int64(len(b))) {
+		return errNoRoom
+	}
+	up.fields[name] = string(b)
 	return nil
 }
 
+// uploadFields are the text fields an upload reads; the rest are ignored.
+var uploadFields = []string{"deviceAssetId", "deviceId", "fileCreatedAt", "fileModifiedAt", "duration", "isFavorite", "isArchived", "isVisible", "isOffline"}
+
+// errNoRoom stops an upload that would keep more of its parts than the
+// memory set aside for what requests hold has room for.
+var errNoRoom = errors.New("no room to keep the upload's parts")
+
 // readBounded appends to b what r has, to its end or to limit bytes in
 // all: a field's value is read into the upload's scratch buffer, and only
-// a value larger than it takes memory of its own.
-func readBounded(r io.Reader, b []byte, limit int) ([]byte, error) {
+// a value larger than it takes memory of its own, set aside in held
+// (grown, which the caller gives back once it lets the value go).
+func readBounded(r io.Reader, b []byte, limit int, held *reservation) (_ []byte, grown int64, _ error) {
 	for len(b) < limit {
 		if len(b) == cap(b) {
-			b = slices.Grow(b, min(cap(b)+1, limit-len(b)))
+			before := cap(b)
+			more := min(cap(b)+1, limit-len(b))
+			b = slices.Grow(b, more)
+			if !held.take(int64(cap(b) - before)) {
+				return b, grown, errNoRoom
+			}
+			grown += int64(cap(b) - before)
 		}
 		n, err := r.Read(b[len(b):min(cap(b), limit)])
 		b = b[:len(b)+n]
 		if err == io.EOF {
-			return b, nil
+			return b, grown, nil
 		}
 		if err != nil {
-			return b, err
+			return b, grown, err
 		}
 	}
-	return b, nil
+	return b, grown, nil
 }
 
 // readFile hashes a file part, checking first that its name and type are
@@ -370,14 +408,17 @@ func (up *upload) readFile(part *formdata.Part, bufs *uploadBuffers, m *media) e
 	switch part.FormName() {
 	case "assetData":
 		slot, allowed = &up.asset, func(ext string) bool { return model.AssetTypeOf(ext) != "" }
-		sink.head = headWriter{b: bufs.head[:0], max: exif.MaxHead, sniff: exif.SniffSize}
+		if !up.held.take(int64(cap(bufs.head))) {
+			return errNoRoom
+		}
+		sink.head = headWriter{b: bufs.head[:0], max: exif.MaxHead, sniff: exif.SniffSize, room: up.held}
 		defer func() { bufs.head = sink.head.b[:0] }() // the grown head serves the next upload
 	case "livePhotoData":
 		slot, allowed = &up.live, func(ext string) bool { return model.AssetTypeOf(ext) == model.AssetVideo }
 	case "sidecarData":
 		slot, allowed = &up.sidecar, func(ext string) bool { return ext == ".xmp" }
 		// One byte more than a sidecar is read at, to tell one too large.
-		sink.head = headWriter{max: exif.MaxXMP + 1}
+		sink.head = headWriter{max: exif.MaxXMP + 1, room: up.held}
 	}
 	if slot == nil || *slot != nil {
 		return errorf(http.StatusBadRequest, "Unexpected field")
@@ -414,6 +455,9 @@ func (up *upload) readFile(part *formdata.Part, bufs *uploadBuffers, m *media) e
 		sink.file = bufs.file
 	}
 	n, err := io.CopyBuffer(sink, part, bufs.copy)
+	if errors.Is(err, errNoRoom) {
+		return err
+	}
 	if errors.Is(err, syscall.ENOSPC) {
 		return errorf(http.StatusInsufficientStorage, "No space left in the media folder for this upload")
 	}
@@ -446,10 +490,13 @@ type fileSink struct {
 	file  *bufio.Writer // nil: not kept
 }
 
-// Write hands p to each; only keeping it can fail.
+// Write hands p to each; only keeping it, and growing the head past its
+// room, can fail.
 func (s *fileSink) Write(p []byte) (int, error) {
 	s.hash.Write(p)
-	_, _ = s.head.Write(p)
+	if _, err := s.head.Write(p); err != nil {
+		return 0, err
+	}
 	if s.video != nil {
 		_, _ = s.video.Write(p)
 	}
@@ -480,18 +527,23 @@ func rawFileName(part *formdata.Part) (string, error) {
 // headWriter keeps the first max bytes written to it, and drops the rest.
 // With sniff set, it keeps more than the first sniff bytes only of a file
 // they show to be one whose head is read past them (holdsMetadata): of a
-// video or a document, the copy would be read by no one.
+// video or a document, the copy would be read by no one. The memory it
+// grows into is set aside in room first (none where room is nil): past
+// the room there is, it fails with errNoRoom.
 type headWriter struct {
 	b     []byte
 	max   int
 	sniff int // 0: keep up to max, whatever the file
+	room  *reservation
 }
 
 func (w *headWriter) Write(p []byte) (int, error) {
 	n := len(p)
 	if w.sniff > 0 {
 		k := min(w.sniff-len(w.b), len(p), w.max-len(w.b))
-		w.b = append(w.b, p[:k]...)
+		if err := w.keep(p[:k]); err != nil {
+			return 0, err
+		}
 		p = p[k:]
 		if len(w.b) < w.sniff {
 			return n, nil
@@ -502,9 +554,26 @@ func (w *headWriter) Write(p []byte) (int, error) {
 		w.sniff = 0
 	}
 	if room := w.max - len(w.b); room > 0 {
-		w.b = append(w.b, p[:min(room, len(p))]...)
+		if err := w.keep(p[:min(room, len(p))]); err != nil {
+			return 0, err
+		}
 	}
 	return n, nil
+}
+
+// keep appends p, growing the head within max and its room.
+func (w *headWriter) keep(p []byte) error {
+	if need := len(w.b) + len(p); need > cap(w.b) {
+		grown := min(max(need, 2*cap(w.b), exif.SniffSize), w.max)
+		if w.room != nil && !w.room.take(int64(grown-cap(w.b))) {
+			return errNoRoom
+		}
+		b := make([]byte, len(w.b), grown)
+		copy(b, w.b)
+		w.b = b
+	}
+	w.b = append(w.b, p...)
+	return nil
 }
 
 // validate checks the files and the text fields together and reports every
