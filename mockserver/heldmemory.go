@@ -6,7 +6,7 @@ import (
 )
 
 // DefaultRequestMemory is the default of Config.RequestMemory.
-const DefaultRequestMemory = 128 << 20
+const DefaultRequestMemory = 64 << 20
 
 // memoryBudget is the memory the requests being served may hold at once of
 // what their callers sent: JSON bodies and the values they decode to, and

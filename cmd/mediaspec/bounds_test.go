@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -165,4 +166,50 @@ func TestBurstsOfAnonymousBodiesStaySmall(t *testing.T) {
 		}
 		requirePeakUnder(t, pid, 256<<20, fmt.Sprintf("round %d of %d bodies of 8 MiB", round+1, len(statuses)))
 	}
+}
+
+// TestStalledUploadsHoldOnlyTheirRoom: a thousand uploads that each send
+// their fields and a 1 MiB sidecar, then stall, keep no more of what they
+// sent than --request-memory gives them room for (the rest are answered
+// 503): the process stays under 192 MiB with 16 MiB of room. Such a crowd
+// once took it past 1.3 GB, and a crowd of uploads sending a hundred text
+// fields of 64 KiB each could take 6 GB.
+func TestStalledUploadsHoldOnlyTheirRoom(t *testing.T) {
+	base, pid := serveBuilt(t, "--request-memory", "16MiB")
+	host := strings.TrimSuffix(strings.TrimPrefix(base, "http://"), "/api")
+	var body bytes.Buffer
+	for _, f := range [][2]string{{"deviceAssetId", "a"}, {"deviceId", "d"}, {"fileCreatedAt", "2024-05-30T10:00:00Z"}, {"fileModifiedAt", "2024-05-30T10:00:00Z"}} {
+		fmt.Fprintf(&body, "--XyZ\r\nContent-Disposition: form-data; name=%q\r\n\r\n%s\r\n", f[0], f[1])
+	}
+	body.WriteString("--XyZ\r\nContent-Disposition: form-data; name=\"sidecarData\"; filename=\"x.xmp\"\r\n\r\n<x:xmpmeta xmlns:x=\"adobe:ns:meta/\">")
+	body.Write(bytes.Repeat([]byte(" "), 1<<20))
+	head := fmt.Sprintf("POST /api/asset/upload HTTP/1.1\r\nHost: x\r\nx-api-key: %s\r\nContent-Type: multipart/form-data; boundary=XyZ\r\nContent-Length: %d\r\n\r\n", defaultAPIKey, body.Len()+1<<20)
+	conns := make([]net.Conn, 1000)
+	burst(len(conns), func(i int) {
+		c, err := net.Dial("tcp", host)
+		if err != nil {
+			return
+		}
+		conns[i] = c
+		_ = c.SetWriteDeadline(time.Now().Add(30 * time.Second))
+		_, _ = io.WriteString(c, head)
+		_, _ = c.Write(body.Bytes())
+	})
+	defer func() {
+		for _, c := range conns {
+			if c != nil {
+				c.Close()
+			}
+		}
+	}()
+	port := portOf(t, host)
+	waitForSockets(t, "the server to read what every upload sent", func(socks []tcpSocket) bool {
+		for _, s := range socks {
+			if s.local == port && s.state == tcpEstablished && s.rxQueue > 0 {
+				return false
+			}
+		}
+		return true
+	})
+	requirePeakUnder(t, pid, 192<<20, "1,000 stalled uploads of a 1 MiB sidecar")
 }
