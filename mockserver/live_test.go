@@ -7,6 +7,8 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -284,6 +286,43 @@ func TestLiveEndpointRefusals(t *testing.T) {
 	assert.Equal(t, "1", resp.Header.Get("Retry-After"))
 	assert.Equal(t, "application/json", resp.Header.Get("Content-Type"))
 	dialLive(t, srv, "", "x-api-key", keyBob)
+}
+
+// TestLiveUsersGetInWhileAnonymousClientsFlood: clients without
+// credentials, opening connections as fast as they end or are refused,
+// fill a bound of their own: the users' few places stay theirs, and a
+// user gets its connect answer.
+func TestLiveUsersGetInWhileAnonymousClientsFlood(t *testing.T) {
+	srv := newTestServer(t, func(c *Config) { c.MaxLiveConnections = 2 })
+	ctx, cancel := context.WithCancel(t.Context())
+	var flood sync.WaitGroup
+	defer flood.Wait()
+	defer cancel()
+	var refused atomic.Int64
+	for range 200 {
+		flood.Go(func() {
+			for ctx.Err() == nil {
+				ws, _, err := websocket.Dial(ctx, liveURL(srv, ""), nil)
+				if err != nil {
+					refused.Add(1)
+					continue
+				}
+				for { // held, never connecting, until the server ends it
+					if _, _, err := ws.Read(ctx); err != nil {
+						break
+					}
+				}
+				_ = ws.CloseNow()
+			}
+		})
+	}
+	require.Eventually(t, func() bool { return refused.Load() > 200 }, 10*time.Second, 5*time.Millisecond, "the flood fills its bound")
+	for _, key := range []string{keyAlice, keyBob} {
+		start := time.Now()
+		c := dialLive(t, srv, "", "x-api-key", key)
+		assert.Equal(t, serverVersionFrame, c.next())
+		t.Logf("connected in %v, %d anonymous handshakes refused so far", time.Since(start), refused.Load())
+	}
 }
 
 func TestCloseEndsLiveConnections(t *testing.T) {

@@ -36,6 +36,9 @@ func (h *Hub) Serve(w http.ResponseWriter, r *http.Request, userID string) error
 		if refusal.retry {
 			w.Header().Set("Retry-After", "1")
 		}
+		if refusal.close {
+			w.Header().Set("Connection", "close")
+		}
 		return refusal
 	}
 	hj := &hijackRecorder{ResponseWriter: w}
@@ -150,8 +153,14 @@ type conn struct {
 }
 
 // run serves the connection until it ends: the engine's open packet, the
-// writer, and the reader.
+// writer, and the reader. A connection without credentials ends within
+// AnonymousTimeout, whatever its client does.
 func (c *conn) run() {
+	if c.user == "" {
+		life := c.hub.cfg.AnonymousTimeout
+		cut := time.AfterFunc(life, func() { c.drop("no credentials, and its " + life.String() + " are up") })
+		defer cut.Stop()
+	}
 	interval, timeout := c.hub.cfg.PingInterval, c.hub.cfg.PingTimeout
 	if !c.writeFrame(openFrame(newID(), interval.Milliseconds(), timeout.Milliseconds())) {
 		return
@@ -393,7 +402,8 @@ func (c *conn) goingAway() {
 
 // drop ends the connection at once, closing the TCP connection under the
 // websocket, and says why in the log (a client that simply went away is
-// not worth a line).
+// not worth a line, nor is one without credentials: a script opening them
+// by the thousand would fill the log).
 func (c *conn) drop(reason string) {
 	c.mu.Lock()
 	already := c.dropped
@@ -402,7 +412,7 @@ func (c *conn) drop(reason string) {
 	if already {
 		return
 	}
-	if reason != "gone" {
+	if reason != "gone" && c.user != "" {
 		c.hub.cfg.Logger.Info("live connection dropped", "user", c.user, "reason", reason)
 	}
 	c.cancel()

@@ -8,9 +8,12 @@
 // its websocket, at most 512 bytes of what it sends at a time, and the
 // events queued for it, at most Config.MaxQueuedBytes. A client that does
 // not answer a ping, does not connect in time, or does not take its
-// events, is dropped; at most Config.MaxConns connections are open, and
-// Config.MaxConnsPerUser of one user, and one more is refused before its
-// websocket opens.
+// events, is dropped; at most Config.MaxConns connections of users are
+// open, and Config.MaxConnsPerUser of one user, and one more is refused
+// before its websocket opens. Clients without credentials, which are only
+// told they are unauthorized, have a bound of their own
+// (Config.MaxAnonymousConns) and a short life (Config.AnonymousTimeout):
+// however many of them a script opens, they never keep a user out.
 package live
 
 import (
@@ -37,18 +40,28 @@ const (
 
 // Defaults of Config.
 const (
-	DefaultMaxConns        = 1024
-	DefaultMaxConnsPerUser = 32
-	DefaultConnectTimeout  = 10 * time.Second
-	DefaultWriteTimeout    = 10 * time.Second
-	DefaultMaxQueuedBytes  = 1 << 20
+	DefaultMaxConns          = 1024
+	DefaultMaxConnsPerUser   = 32
+	DefaultMaxAnonymousConns = 64
+	DefaultConnectTimeout    = 10 * time.Second
+	DefaultAnonymousTimeout  = 2 * time.Second
+	DefaultWriteTimeout      = 10 * time.Second
+	DefaultMaxQueuedBytes    = 1 << 20
 )
 
 // Config is what a hub is made of. Zero values take the defaults.
 type Config struct {
-	// MaxConns bounds the connections open at once, MaxConnsPerUser those
-	// of one user.
+	// MaxConns bounds the connections of users open at once,
+	// MaxConnsPerUser those of one user.
 	MaxConns, MaxConnsPerUser int
+	// MaxAnonymousConns bounds the connections without credentials open
+	// at once, apart from the users': each is only told it is
+	// unauthorized.
+	MaxAnonymousConns int
+	// AnonymousTimeout bounds the whole life of a connection without
+	// credentials, from its websocket's opening to its end: a client that
+	// is slow to connect, or to answer the close, is cut off then.
+	AnonymousTimeout time.Duration
 	// PingInterval and PingTimeout are the engine's heartbeat: a ping every
 	// PingInterval, its pong due within PingTimeout, or the connection is
 	// dropped. The reference's 25 s and 20 s by default.
@@ -73,13 +86,14 @@ type Config struct {
 type Hub struct {
 	cfg Config
 
-	mu      sync.Mutex
-	closed  bool
-	open    int                           // connections counted, from before their upgrade
-	perUser map[string]int                // of them, by user
-	conns   map[*conn]struct{}            // upgraded
-	rooms   map[string]map[*conn]struct{} // connected to the namespace, by user
-	wg      sync.WaitGroup                // one per connection counted
+	mu        sync.Mutex
+	closed    bool
+	open      int                           // users' connections counted, from before their upgrade
+	perUser   map[string]int                // of them, by user
+	anonymous int                           // connections without credentials counted
+	conns     map[*conn]struct{}            // upgraded
+	rooms     map[string]map[*conn]struct{} // connected to the namespace, by user
+	wg        sync.WaitGroup                // one per connection counted
 }
 
 // New makes a hub.
@@ -89,6 +103,12 @@ func New(cfg Config) *Hub {
 	}
 	if cfg.MaxConnsPerUser <= 0 {
 		cfg.MaxConnsPerUser = DefaultMaxConnsPerUser
+	}
+	if cfg.MaxAnonymousConns <= 0 {
+		cfg.MaxAnonymousConns = DefaultMaxAnonymousConns
+	}
+	if cfg.AnonymousTimeout <= 0 {
+		cfg.AnonymousTimeout = DefaultAnonymousTimeout
 	}
 	if cfg.PingInterval <= 0 {
 		cfg.PingInterval = defaultPingInterval * time.Millisecond
@@ -162,11 +182,15 @@ func (h *Hub) Broadcast(event string, payload any) {
 	}
 }
 
-// Open is the number of connections open, and of them those of userID.
+// Open is the number of connections open, with or without credentials,
+// and of them those of userID ("": those without).
 func (h *Hub) Open(userID string) (all, user int) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	return h.open, h.perUser[userID]
+	if userID == "" {
+		return h.open + h.anonymous, h.anonymous
+	}
+	return h.open + h.anonymous, h.perUser[userID]
 }
 
 // closeGrace is how long Close lets clients answer its close frame before
@@ -207,20 +231,25 @@ func (h *Hub) Close() {
 }
 
 // reserve counts a connection of userID ("" for a client that will be told
-// it is unauthorized) before its upgrade, or says why it may not open.
+// it is unauthorized, counted apart) before its upgrade, or says why it
+// may not open.
 func (h *Hub) reserve(userID string) *Refusal {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	switch {
 	case h.closed:
 		return &Refusal{Status: 503, Message: "The server is closing", retry: true}
-	case h.open >= h.cfg.MaxConns:
+	case userID == "" && h.anonymous >= h.cfg.MaxAnonymousConns:
+		return &Refusal{Status: 503, Message: tooMany(h.cfg.MaxAnonymousConns, " without credentials"), retry: true, close: true}
+	case userID != "" && h.open >= h.cfg.MaxConns:
 		return &Refusal{Status: 503, Message: tooMany(h.cfg.MaxConns, ""), retry: true}
 	case userID != "" && h.perUser[userID] >= h.cfg.MaxConnsPerUser:
 		return &Refusal{Status: 429, Message: tooMany(h.cfg.MaxConnsPerUser, " of one user"), retry: true}
 	}
-	h.open++
-	if userID != "" {
+	if userID == "" {
+		h.anonymous++
+	} else {
+		h.open++
 		h.perUser[userID]++
 	}
 	h.wg.Add(1)
@@ -231,8 +260,10 @@ func (h *Hub) reserve(userID string) *Refusal {
 func (h *Hub) release(userID string, c *conn) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	h.open--
-	if userID != "" {
+	if userID == "" {
+		h.anonymous--
+	} else {
+		h.open--
 		if h.perUser[userID]--; h.perUser[userID] <= 0 {
 			delete(h.perUser, userID)
 		}
@@ -281,11 +312,14 @@ func tooMany(limit int, of string) string {
 
 // Refusal is why a handshake was answered without opening a websocket:
 // the status and message to answer. A refusal for being over a limit
-// asks the client to retry (Retry-After).
+// asks the client to retry (Retry-After); one of a client without
+// credentials over theirs also closes its connection, so that a script
+// reopening them holds no connection while it waits.
 type Refusal struct {
 	Status  int
 	Message string
 	retry   bool
+	close   bool
 }
 
 func (r *Refusal) Error() string { return r.Message }

@@ -8,6 +8,8 @@ import (
 	"net/http/httptest"
 	"runtime"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -255,14 +257,101 @@ func TestConnectionLimits(t *testing.T) {
 	require.Error(t, err)
 	assert.Equal(t, http.StatusServiceUnavailable, resp.StatusCode, "a fourth in all is refused")
 	assert.Equal(t, "1", resp.Header.Get("Retry-After"))
-	_, resp, err = tryDial(t, srv, "")
-	require.Error(t, err)
-	assert.Equal(t, http.StatusServiceUnavailable, resp.StatusCode, "a client without credentials counts too")
+	dial(t, srv, "").open() // a client without credentials counts apart
 
 	// A connection that ends gives its slot back.
 	require.NoError(t, a1.ws.CloseNow())
-	eventually(t, func() bool { all, _ := h.Open(""); return all == 2 }, "alice's first is gone")
+	eventually(t, func() bool { _, mine := h.Open("alice"); return mine == 1 }, "alice's first is gone")
 	dial(t, srv, "carol").connect()
+}
+
+// TestAnonymousConnectionsHaveABoundOfTheirOwn: clients without
+// credentials fill a bound of their own, and one more is refused and its
+// connection closed, while users still connect up to theirs.
+func TestAnonymousConnectionsHaveABoundOfTheirOwn(t *testing.T) {
+	h, srv := newTestHub(t, Config{MaxConns: 2, MaxAnonymousConns: 3})
+	for range 3 {
+		dial(t, srv, "").open() // held, never connecting
+	}
+	_, resp, err := tryDial(t, srv, "")
+	require.Error(t, err)
+	assert.Equal(t, http.StatusServiceUnavailable, resp.StatusCode)
+	assert.Equal(t, "1", resp.Header.Get("Retry-After"))
+	assert.True(t, resp.Close, "the refused client's connection is closed")
+	all, anonymous := h.Open("")
+	assert.Equal(t, 3, all)
+	assert.Equal(t, 3, anonymous)
+
+	dial(t, srv, "alice").connect()
+	dial(t, srv, "bob").connect()
+	_, resp, err = tryDial(t, srv, "carol")
+	require.Error(t, err)
+	assert.Equal(t, http.StatusServiceUnavailable, resp.StatusCode, "the users' own bound")
+	assert.False(t, resp.Close, "a user refused keeps its connection")
+}
+
+// TestAnonymousConnectionsLiveShort: a client without credentials is cut
+// off once AnonymousTimeout is up, from its websocket's opening, whether
+// it never connects or never answers the close after it is told.
+func TestAnonymousConnectionsLiveShort(t *testing.T) {
+	const life = 300 * time.Millisecond
+	h, srv := newTestHub(t, Config{AnonymousTimeout: life})
+	silent := dial(t, srv, "")
+	start := time.Now()
+	silent.open()
+	silent.closed()
+	assert.Less(t, time.Since(start), life+time.Second, "one that never connects")
+
+	deaf := dial(t, srv, "")
+	start = time.Now()
+	deaf.open()
+	deaf.send("40") // then reads nothing more: the close handshake would wait 5 s for it
+	eventually(t, func() bool { _, anonymous := h.Open(""); return anonymous == 0 }, "one that never answers the close is cut off")
+	assert.Less(t, time.Since(start), life+time.Second, "one that never answers the close")
+
+	// A user's connection is not cut.
+	alice := dial(t, srv, "alice")
+	alice.connect()
+	time.Sleep(2 * life)
+	h.Publish("alice", "on_asset_delete", "id")
+	assert.Equal(t, `42["on_asset_delete","id"]`, alice.next())
+}
+
+// TestUsersGetInWhileAnonymousConnectionsFlood: while many clients without
+// credentials keep opening connections, each reopened as soon as it ends
+// or is refused, a user connects and gets its connect answer at once.
+func TestUsersGetInWhileAnonymousConnectionsFlood(t *testing.T) {
+	h, srv := newTestHub(t, Config{MaxConns: 4, MaxAnonymousConns: 8, AnonymousTimeout: time.Second})
+	ctx, cancel := context.WithCancel(t.Context())
+	var flood sync.WaitGroup
+	defer flood.Wait()
+	defer cancel()
+	var refused atomic.Int64
+	for range 100 {
+		flood.Go(func() {
+			for ctx.Err() == nil {
+				ws, _, err := websocket.Dial(ctx, socketURL(srv), nil)
+				if err != nil {
+					refused.Add(1)
+					continue
+				}
+				for { // held, never connecting, until the server ends it
+					if _, _, err := ws.Read(ctx); err != nil {
+						break
+					}
+				}
+				_ = ws.CloseNow()
+			}
+		})
+	}
+	eventually(t, func() bool { return refused.Load() > 100 }, "the flood fills its bound")
+	for _, user := range []string{"alice", "bob", "carol", "dave"} {
+		start := time.Now()
+		dial(t, srv, user).connect()
+		t.Logf("%s connected in %v", user, time.Since(start))
+	}
+	_, anonymous := h.Open("")
+	assert.LessOrEqual(t, anonymous, 8)
 }
 
 func TestPingsAndSilentClients(t *testing.T) {
