@@ -212,6 +212,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		Dataset:           func() model.Dataset { return d },
 		ChecksumHeader:    *checksumHeader,
 		MaxUploadBytes:    *maxUpload,
+		MaxUploadFiles:    *maxFiles,
 		ThumbnailCache:    *thumbCache,
 		ReferenceShapes:   *refShapes,
 		MediaDir:          media,
