@@ -1,11 +1,9 @@
 package mockserver
 
 import (
-	"bytes"
+	"context"
 	"encoding/base64"
 	"fmt"
-	"image/gif"
-	"image/png"
 	"io"
 	"net/http"
 	"strconv"
@@ -90,8 +88,10 @@ const (
 var paintable = map[string]bool{"image/jpeg": true, "image/png": true, "image/webp": true, "image/gif": true}
 
 // painted is an asset's picture of that kind, painted from its
-// thumbhash, encoded, with its Content-Type, from the cache or made now.
-func (s *server) painted(src pictureSource, kind pictureKind) ([]byte, string, error) {
+// thumbhash, encoded, with its Content-Type, from the cache or made now in
+// one of the painters' slots, waiting up to wait for one
+// (errPaintersBusy).
+func (s *server) painted(ctx context.Context, src pictureSource, kind pictureKind, wait time.Duration) ([]byte, string, error) {
 	contentType := "image/webp"
 	switch kind {
 	case kindPreview:
@@ -106,6 +106,14 @@ func (s *server) painted(src pictureSource, kind pictureKind) ([]byte, string, e
 	if body, ok := s.pictures.get(key); ok {
 		return body, contentType, nil
 	}
+	slots := s.painters.slots(kind)
+	if !slots.wait(ctx, wait) {
+		return nil, "", errPaintersBusy
+	}
+	defer slots.release()
+	if body, ok := s.pictures.get(key); ok {
+		return body, contentType, nil // painted for another while this one waited
+	}
 	w, h := src.w, src.h
 	switch kind {
 	case kindThumbnail:
@@ -114,27 +122,10 @@ func (s *server) painted(src pictureSource, kind pictureKind) ([]byte, string, e
 		w, h = pictures.Fit(w, h, pictures.PreviewSide)
 	}
 	// A dataset may claim any size: a painted picture is never larger than
-	// an uploaded one may be.
+	// an uploaded one may be, and pictures.Paint has bounds of its own
+	// (WebP and GIF within a megapixel).
 	w, h = pictures.Within(w, h, s.cfg.MaxDecodePixels)
-	img, err := pictures.FromThumbhash(src.thumbhash, w, h)
-	if err != nil {
-		return nil, "", err
-	}
-	var body []byte
-	switch contentType {
-	case "image/webp":
-		body, err = pictures.WebP(img)
-	case "image/png":
-		var b bytes.Buffer
-		err = png.Encode(&b, img)
-		body = b.Bytes()
-	case "image/gif":
-		var b bytes.Buffer
-		err = gif.Encode(&b, img, nil)
-		body = b.Bytes()
-	default:
-		body, err = pictures.JPEG(img)
-	}
+	body, err := pictures.Paint(src.thumbhash, w, h, contentType)
 	if err != nil {
 		return nil, "", err
 	}

@@ -3,6 +3,7 @@ package mockserver
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 
@@ -142,7 +143,10 @@ func (s *server) picture(file bool) operation {
 		if src.thumbhash == nil {
 			return errorf(http.StatusNotFound, "No thumbnail found for asset %s", c.id)
 		}
-		body, contentType, err := s.painted(src, kind)
+		body, contentType, err := s.painted(c.r.Context(), src, kind, s.painters.waitFor(kind))
+		if errors.Is(err, errPaintersBusy) {
+			return s.painters.busy(c.w, kind)
+		}
 		if err != nil {
 			return fmt.Errorf("making the picture of asset %s: %w", c.id, err)
 		}

@@ -4,6 +4,7 @@ import (
 	"archive/zip"
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/base64"
 	"encoding/json"
 	"errors"
@@ -152,12 +153,13 @@ func greyThumbhash() []byte {
 	return thumbhash.Encode(4, 3, bytes.Repeat([]byte{0x80, 0x80, 0x80, 0xff}, 4*3))
 }
 
-// open is the original's bytes, its size and its Content-Type.
-func (s *server) open(o original) (io.ReadSeeker, int64, string, error) {
+// open is the original's bytes, its size and its Content-Type; a painted
+// original waits up to wait for a painter (errPaintersBusy).
+func (s *server) open(ctx context.Context, o original, wait time.Duration) (io.ReadSeeker, int64, string, error) {
 	if o.kept != nil {
 		return o.kept, o.kept.Size(), "", nil
 	}
-	body, contentType, err := s.painted(o.src, kindOriginal)
+	body, contentType, err := s.painted(ctx, o.src, kindOriginal, wait)
 	if err != nil {
 		return nil, 0, "", fmt.Errorf("painting the original of asset %s: %w", o.src.id, err)
 	}
@@ -182,7 +184,10 @@ func (s *server) downloadAsset(c *call) error {
 	}
 	o := s.originalOf(a)
 	defer o.close()
-	content, size, contentType, err := s.open(o)
+	content, size, contentType, err := s.open(c.r.Context(), o, s.painters.wait)
+	if errors.Is(err, errPaintersBusy) {
+		return s.painters.busy(c.w, kindOriginal)
+	}
 	if err != nil {
 		return err
 	}
@@ -265,6 +270,7 @@ func (d deadlineResponse) Unwrap() http.ResponseWriter { return d.ResponseWriter
 type archiveEntry struct {
 	name string
 	original
+	content io.Reader // its bytes where opened before the archive started
 }
 
 // downloadArchive is POST /api/download/archive: a zip of the originals
@@ -302,10 +308,22 @@ func (s *server) downloadArchive(c *call, b dto.Body) error {
 		return nil
 	}
 	defer s.archives.release()
+	// The first file is opened before the answer starts: painters busy
+	// past the wait are then a 503, not an archive cut short.
+	if len(entries) > 0 {
+		content, _, _, err := s.open(c.r.Context(), entries[0].original, s.painters.wait)
+		if errors.Is(err, errPaintersBusy) {
+			return s.painters.busy(c.w, kindOriginal)
+		}
+		if err != nil {
+			return err
+		}
+		entries[0].content = content
+	}
 	c.w.Header().Set("Content-Type", "application/octet-stream")
 	c.w.WriteHeader(http.StatusOK)
 	bw := bufio.NewWriterSize(deadlineWriter{w: c.w, rc: http.NewResponseController(c.w)}, writeChunk)
-	err = s.writeArchive(bw, entries, make([]byte, archiveBuffer))
+	err = s.writeArchive(c.r.Context(), bw, entries, make([]byte, archiveBuffer))
 	if err == nil {
 		err = bw.Flush()
 	}
@@ -327,8 +345,10 @@ func (e *archiveReadError) Error() string { return e.err.Error() }
 func (e *archiveReadError) Unwrap() error { return e.err }
 
 // writeArchive writes a zip of entries to w, each file stored and read
-// through buf.
-func (s *server) writeArchive(w io.Writer, entries []archiveEntry, buf []byte) error {
+// through buf. A painted file is painted when its turn comes, holding no
+// more than its encoding; it waits for a painter up to
+// painters.patientWait (or ctx's end), then cuts the archive short.
+func (s *server) writeArchive(ctx context.Context, w io.Writer, entries []archiveEntry, buf []byte) error {
 	zw := zip.NewWriter(w)
 	for _, e := range entries {
 		fh := &zip.FileHeader{Name: e.name, Method: zip.Store, Modified: e.modified.UTC()}
@@ -337,9 +357,11 @@ func (s *server) writeArchive(w io.Writer, entries []archiveEntry, buf []byte) e
 		if err != nil {
 			return err
 		}
-		content, _, _, err := s.open(e.original)
-		if err != nil {
-			return &archiveReadError{err}
+		content := e.content
+		if content == nil {
+			if content, _, _, err = s.open(ctx, e.original, s.painters.patientWait); err != nil {
+				return &archiveReadError{err}
+			}
 		}
 		if err := copyFile(f, content, buf); err != nil {
 			return err

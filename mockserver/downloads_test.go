@@ -419,7 +419,7 @@ func TestArchiveMemoryDoesNotGrowWithSize(t *testing.T) {
 		var before, after runtime.MemStats
 		runtime.GC()
 		runtime.ReadMemStats(&before)
-		require.NoError(t, s.writeArchive(io.Discard, entries, make([]byte, archiveBuffer)))
+		require.NoError(t, s.writeArchive(t.Context(), io.Discard, entries, make([]byte, archiveBuffer)))
 		runtime.ReadMemStats(&after)
 		return after.TotalAlloc - before.TotalAlloc
 	}

@@ -96,6 +96,7 @@ type server struct {
 	large                    largeAnswers
 	datasets                 largeAnswers
 	archives                 largeAnswers // the archives being written (downloads.go)
+	painters                 painters     // the pictures being painted (large.go)
 	pictures                 *pictureCache
 	profiles                 *profileImages
 	media                    *media // nil: uploads are not kept
@@ -163,6 +164,7 @@ func newServer(cfg Config) (*server, error) {
 	s.large = make(largeAnswers, maxLargeAnswers)
 	s.datasets = make(largeAnswers, maxDatasetAnswers)
 	s.archives = make(largeAnswers, maxArchives)
+	s.painters = newPainters(paintSlots())
 	s.pictures = newPictureCache(cmp.Or(cfg.ThumbnailCache, DefaultThumbnailCache))
 	s.live = s.newLiveHub()
 	if cfg.MediaDir != "" {

@@ -175,16 +175,3 @@ func (b *bands) At(x, y int) color.Color {
 type pixel color.RGBA
 
 func (p *pixel) RGBA() (r, g, b, a uint32) { return color.RGBA(*p).RGBA() }
-
-// FromThumbhash renders a ThumbHash at w×h, whole: the reference decoder's
-// picture, scaled smoothly.
-func FromThumbhash(hash []byte, w, h int) (*image.RGBA, error) {
-	if w < 1 || h < 1 {
-		return nil, fmt.Errorf("pictures: a %d×%d picture", w, h)
-	}
-	src, err := decodeHash(hash)
-	if err != nil {
-		return nil, err
-	}
-	return paintWhole(src, w, h), nil
-}
