@@ -4,6 +4,7 @@ import (
 	"archive/zip"
 	"bufio"
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/base64"
 	"encoding/json"
@@ -34,7 +35,8 @@ import (
 
 // maxArchives is how many archives are written at once; one more is
 // answered 503 at once. Each holds an archiveBuffer and a writeChunk buffer
-// while its client reads, for about writeBase once the client stops.
+// while its client reads (archiveWriter says for how long). Slots are not
+// kept per user: on a developer's machine every client is the one user.
 const maxArchives = 16
 
 // archiveBuffer is what an archive reads of a file at a time.
@@ -322,7 +324,7 @@ func (s *server) downloadArchive(c *call, b dto.Body) error {
 	}
 	c.w.Header().Set("Content-Type", "application/octet-stream")
 	c.w.WriteHeader(http.StatusOK)
-	bw := bufio.NewWriterSize(deadlineWriter{w: c.w, rc: http.NewResponseController(c.w)}, writeChunk)
+	bw := bufio.NewWriterSize(s.newArchiveWriter(c.w), writeChunk)
 	err = s.writeArchive(c.r.Context(), bw, entries, make([]byte, archiveBuffer))
 	if err == nil {
 		err = bw.Flush()
@@ -368,6 +370,46 @@ func (s *server) writeArchive(ctx context.Context, w io.Writer, entries []archiv
 		}
 	}
 	return zw.Close()
+}
+
+// pace is how fast an archive's client must take it (archiveWriter).
+type pace struct {
+	base time.Duration
+	rate int64 // bytes a second
+}
+
+// archiveWriter writes an archive's pieces, each within base plus its size
+// at rate, as every answer's are; and, so that a client cannot renew that
+// deadline forever by taking each piece just in time, the whole archive
+// within base plus its size at rate too: writes that have waited on the
+// client for longer than that are cut, whatever it does. Only the time
+// spent waiting in Write is counted: what the server spends painting or
+// reading a file between writes is not the client's.
+type archiveWriter struct {
+	w       http.ResponseWriter
+	rc      *http.ResponseController
+	pace    pace
+	written int64
+	waited  time.Duration
+}
+
+func (s *server) newArchiveWriter(w http.ResponseWriter) *archiveWriter {
+	return &archiveWriter{w: w, rc: http.NewResponseController(w), pace: cmp.Or(s.archivePace, pace{writeBase, minWriteRate})}
+}
+
+// within is how long n bytes may take at the pace, after base.
+func (p pace) within(n int64) time.Duration {
+	return p.base + time.Duration(float64(n)/float64(p.rate)*float64(time.Second))
+}
+
+func (a *archiveWriter) Write(p []byte) (int, error) {
+	start := time.Now()
+	left := a.pace.within(a.written+int64(len(p))) - a.waited
+	_ = a.rc.SetWriteDeadline(start.Add(min(a.pace.within(int64(len(p))), left)))
+	n, err := a.w.Write(p)
+	a.written += int64(n)
+	a.waited += time.Since(start)
+	return n, err
 }
 
 // copyFile copies a file into an archive, telling a failure to read it

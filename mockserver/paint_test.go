@@ -1,12 +1,16 @@
 package mockserver
 
 import (
+	"bytes"
 	"fmt"
 	"io"
+	"log/slog"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -132,4 +136,90 @@ func TestArchiveWaitsForAPainterWithinABound(t *testing.T) {
 	}
 	assert.Error(t, err, "the archive is cut short, not ended as whole")
 	assert.Empty(t, s.archives, "its slot let go")
+}
+
+// smallSendBuffers is a listener whose connections have small kernel send
+// buffers: what its client has not read waits in the server's writes, not
+// in megabytes of the kernel's, so a test can time the server's deadlines.
+type smallSendBuffers struct{ net.Listener }
+
+func (l smallSendBuffers) Accept() (net.Conn, error) {
+	c, err := l.Listener.Accept()
+	if tc, ok := c.(*net.TCPConn); ok {
+		_ = tc.SetWriteBuffer(32 << 10)
+	}
+	return c, err
+}
+
+// TestTricklingArchiveReaderIsCutOff: a client that takes each piece of an
+// archive in time, but the whole far slower than the pace, no longer
+// holds its slot for as long as the archive lasts: it is cut off once its
+// writes have waited longer than the pace allows for what it took. One
+// that reads as fast as it can takes the whole archive.
+func TestTricklingArchiveReaderIsCutOff(t *testing.T) {
+	h, err := New(Config{Dataset: testDataset, Now: testNow, MediaDir: t.TempDir()})
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = h.Close() })
+	// Each 256 KiB piece may take 560 ms, and the client takes one in
+	// 320 ms: each deadline alone would be renewed in time, all archive
+	// long. The client reads at a fifth of the pace.
+	p := pace{base: 500 * time.Millisecond, rate: 4 << 20}
+	h.s.archivePace = p
+	serve := func(wrap func(net.Listener) net.Listener) *httptest.Server {
+		srv := httptest.NewUnstartedServer(h)
+		srv.Config = HTTPServer(h, slog.New(slog.DiscardHandler))
+		srv.Listener = Listener(wrap(srv.Listener), 0)
+		srv.Start()
+		t.Cleanup(srv.Close)
+		return srv
+	}
+	srv := serve(func(l net.Listener) net.Listener { return l })
+	// A loopback connection of small buffers is slower than the pace:
+	// only the trickling client uses one.
+	small := serve(func(l net.Listener) net.Listener { return smallSendBuffers{l} })
+	big := uploadNamed(t, srv, "VID_0001.mp4", bytes.Repeat([]byte("frames "), 600_000)) // 4 MiB
+	ids := strings.Repeat(`"`+big.id+`",`, 10)
+	body := `{"assetIds":[` + ids[:len(ids)-1] + `]}`
+	archiveSize := 10 * len(big.content)
+
+	t.Run("a fast reader", func(t *testing.T) {
+		resp, err := srv.Client().Do(newRequest(t, http.MethodPost, srv.URL+"/api/download/archive", strings.NewReader(body), "Content-Type", "application/json", "x-api-key", keyAlice))
+		require.NoError(t, err)
+		defer resp.Body.Close()
+		n, err := io.Copy(io.Discard, resp.Body)
+		require.NoError(t, err)
+		assert.Greater(t, n, int64(archiveSize))
+	})
+
+	t.Run("a trickling reader", func(t *testing.T) {
+		conn, err := net.DialTimeout("tcp", small.Listener.Addr().String(), 5*time.Second)
+		require.NoError(t, err)
+		defer conn.Close()
+		_ = conn.(*net.TCPConn).SetReadBuffer(32 << 10)
+		require.NoError(t, conn.SetDeadline(time.Now().Add(30*time.Second)))
+		start := time.Now()
+		_, err = fmt.Fprintf(conn, "POST /api/download/archive HTTP/1.1\r\nHost: 127.0.0.1\r\nx-api-key: %s\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n%s", keyAlice, len(body), body)
+		require.NoError(t, err)
+		var read atomic.Int64
+		go func() {
+			buf := make([]byte, 16<<10)
+			for {
+				n, err := conn.Read(buf)
+				read.Add(int64(n))
+				if err != nil {
+					return
+				}
+				time.Sleep(20 * time.Millisecond) // 800 KiB/s at most
+			}
+		}()
+		require.Eventually(t, func() bool { return len(h.s.archives) == 1 }, 5*time.Second, time.Millisecond, "the archive under way")
+		// The pace grants it base, plus what it read (and the kernel's
+		// buffers hold) at its rate: the cut comes after about 0.7 s. The
+		// old deadline, renewed at each piece, never cut it.
+		require.Eventually(t, func() bool { return len(h.s.archives) == 0 }, 5*time.Second, 10*time.Millisecond, "the archive cut off, its slot let go")
+		took := time.Since(start)
+		t.Logf("cut off after %s, the client having read %d KiB", took.Round(time.Millisecond), read.Load()>>10)
+		assert.Greater(t, took, p.base, "not before the pace's base")
+		assert.Less(t, read.Load(), int64(archiveSize), "before the archive's end")
+	})
 }

@@ -96,6 +96,7 @@ type server struct {
 	large                    largeAnswers
 	datasets                 largeAnswers
 	archives                 largeAnswers // the archives being written (downloads.go)
+	archivePace              pace         // zero: writeBase and minWriteRate (downloads.go)
 	painters                 painters     // the pictures being painted (large.go)
 	pictures                 *pictureCache
 	profiles                 *profileImages
