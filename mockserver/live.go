@@ -21,10 +21,11 @@ import (
 // (the reference sends it to the user's room).
 func (s *server) newLiveHub() *live.Hub {
 	return live.New(live.Config{
-		MaxConns:        s.cfg.MaxLiveConnections,
-		MaxConnsPerUser: s.cfg.MaxLiveConnectionsPerUser,
-		OnConnect:       func(userID string) { s.live.Publish(userID, live.ServerVersion, serverVersionEvent()) },
-		Logger:          s.log,
+		MaxConns:          s.cfg.MaxLiveConnections,
+		MaxConnsPerUser:   s.cfg.MaxLiveConnectionsPerUser,
+		MaxAnonymousConns: s.cfg.MaxAnonymousLiveConnections,
+		OnConnect:         func(userID string) { s.live.Publish(userID, live.ServerVersion, serverVersionEvent()) },
+		Logger:            s.log,
 	})
 }
 

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -323,6 +324,32 @@ func TestLiveUsersGetInWhileAnonymousClientsFlood(t *testing.T) {
 		assert.Equal(t, serverVersionFrame, c.next())
 		t.Logf("connected in %v, %d anonymous handshakes refused so far", time.Since(start), refused.Load())
 	}
+}
+
+// TestLiveAnonymousBound: Config.MaxAnonymousLiveConnections bounds the
+// clients without credentials; one more is answered the JSON 503, and its
+// connection closed.
+func TestLiveAnonymousBound(t *testing.T) {
+	srv := newTestServer(t, func(c *Config) { c.MaxAnonymousLiveConnections = 2 })
+	dial := func() (*websocket.Conn, *http.Response, error) {
+		ctx, cancel := context.WithTimeout(t.Context(), 5*time.Second)
+		defer cancel()
+		return websocket.Dial(ctx, liveURL(srv, ""), nil)
+	}
+	for range 2 {
+		ws, _, err := dial()
+		require.NoError(t, err)
+		t.Cleanup(func() { _ = ws.CloseNow() })
+	}
+	_, resp, err := dial()
+	require.Error(t, err)
+	require.NotNil(t, resp)
+	b, _ := io.ReadAll(resp.Body)
+	requireError(t, reply{status: resp.StatusCode, header: resp.Header, body: b}, 503,
+		"Too many live connections without credentials: the server keeps at most 2 open at once")
+	assert.Equal(t, "1", resp.Header.Get("Retry-After"))
+	assert.True(t, resp.Close, "its connection is closed")
+	dialLive(t, srv, "", "x-api-key", keyAlice)
 }
 
 func TestCloseEndsLiveConnections(t *testing.T) {

@@ -75,10 +75,15 @@ type Config struct {
 	// the fields, file heads and sidecars of uploads. A request that finds
 	// no room is answered 503. 0 means DefaultRequestMemory.
 	RequestMemory int64
-	// MaxLiveConnections bounds the live-event connections (socket.io)
-	// open at once, and MaxLiveConnectionsPerUser those of one user; 0
-	// means live.DefaultMaxConns and live.DefaultMaxConnsPerUser.
+	// MaxLiveConnections bounds the live-event connections (socket.io) of
+	// users open at once, and MaxLiveConnectionsPerUser those of one user;
+	// 0 means live.DefaultMaxConns and live.DefaultMaxConnsPerUser.
 	MaxLiveConnections, MaxLiveConnectionsPerUser int
+	// MaxAnonymousLiveConnections bounds, apart from the users', the
+	// live-event connections without credentials open at once, each told
+	// it is unauthorized and ended within live.DefaultAnonymousTimeout; 0
+	// means live.DefaultMaxAnonymousConns.
+	MaxAnonymousLiveConnections int
 }
 
 // server is the mock: its configuration, its state and its routes.
