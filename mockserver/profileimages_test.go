@@ -28,18 +28,18 @@ type stalledImage struct {
 func stallProfileImage(t *testing.T, srv *httptest.Server, key string, size int) *stalledImage {
 	t.Helper()
 	form, ct := profileForm(t, "file", "me.jpg", bytes.Repeat([]byte{0xab}, size))
-	return stallBody(t, srv, key, form.Bytes(), ct)
+	return stallBody(t, srv, "/api/users/profile-image", key, form.Bytes(), ct)
 }
 
-// stallBody sends a profile image's multipart body as key, all but its
-// last 100 bytes, and returns once they are written.
-func stallBody(t *testing.T, srv *httptest.Server, key string, body []byte, ct string) *stalledImage {
+// stallBody posts a multipart body to path as key, all but its last 100
+// bytes, and returns once they are written.
+func stallBody(t *testing.T, srv *httptest.Server, path, key string, body []byte, ct string) *stalledImage {
 	t.Helper()
 	pr, pw := io.Pipe()
 	s := &stalledImage{t: t, pw: pw, rest: body[len(body)-100:], answer: make(chan reply, 1)}
 	t.Cleanup(func() { _ = pw.CloseWithError(io.ErrUnexpectedEOF) })
 	go func() {
-		r, _ := http.NewRequest(http.MethodPost, srv.URL+"/api/users/profile-image", pr)
+		r, _ := http.NewRequest(http.MethodPost, srv.URL+path, pr)
 		r.Header.Set("Content-Type", ct)
 		r.Header.Set("x-api-key", key)
 		r.ContentLength = int64(len(body))
@@ -115,7 +115,7 @@ func TestProfileImageBurstIsWrittenAsItArrives(t *testing.T) {
 	runtime.ReadMemStats(&before)
 	stalled := make([]*stalledImage, n)
 	for i := range stalled {
-		stalled[i] = stallBody(t, srv, keyBob, body, ct)
+		stalled[i] = stallBody(t, srv, "/api/users/profile-image", keyBob, body, ct)
 	}
 	require.Eventually(t, func() bool { return openPacks(t, dir) == n }, 5*time.Second, 10*time.Millisecond, "a pack for each image arriving")
 	runtime.GC()
