@@ -68,6 +68,5 @@ func (r *reservation) release() {
 
 // noRoom is the answer to a request that found no room for what it sent.
 func noRoom(w http.ResponseWriter, m *memoryBudget) error {
-	w.Header().Set("Retry-After", "1")
-	return errorf(http.StatusServiceUnavailable, "Busy: the requests being served hold the %d MiB set aside for what their callers send; try again in a moment", m.size>>20)
+	return busy(w, "Busy: the requests being served hold the %d MiB set aside for what their callers send; try again in a moment", m.size>>20)
 }
