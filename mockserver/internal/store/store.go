@@ -32,6 +32,8 @@ type Store struct {
 
 	mu    sync.RWMutex
 	state *state
+	// replacing is held while Replace builds a state.
+	replacing sync.Mutex
 	// versions counts the writes that changed each kind of record
 	// (Change): an answer made at one stamp of the kinds it shows stays
 	// true until one of them changes.
@@ -146,8 +148,13 @@ func (db *Store) bump(c Change) {
 }
 
 // Replace swaps the whole state for d's, or keeps it if d does not hold
-// together.
+// together. The new state is built outside the lock, so that readers go
+// on meanwhile, and one at a time, so that a crowd of resets (the control
+// API's, which anyone may ask for) holds at most one state beside the
+// current one, whatever the size of the dataset.
 func (db *Store) Replace(d model.Dataset) error {
+	db.replacing.Lock()
+	defer db.replacing.Unlock()
 	st, err := newState(d, db.maxListed)
 	if err != nil {
 		return fmt.Errorf("the dataset: %w", err)
