@@ -86,7 +86,7 @@ func (s *server) album(c *call) error {
 	if !withAssets {
 		key += "\x00without"
 	}
-	a, err := s.answers.encoded(key, albumShows, func(v *store.View) (any, error) {
+	a, err := s.answers.encoded(c.r.Context(), key, albumShows, func(v *store.View) (any, error) {
 		al := v.ReadableAlbum(p, c.id)
 		if al == nil {
 			return nil, store.Fail(store.NoAccess, "Not found or no album.read access")

@@ -1,9 +1,11 @@
 package mockserver
 
 import (
+	"context"
 	"crypto/sha1"
 	"encoding/json"
 	"fmt"
+	"runtime"
 	"sync"
 
 	"github.com/mediaspec/mediaspec/mockserver/internal/store"
@@ -24,8 +26,10 @@ const (
 type answerCache struct {
 	db *store.Store
 
-	mu      sync.RWMutex
+	mu      sync.Mutex
 	answers map[string]encodedAnswer
+	making  map[string]*making // the answers being made, by key
+	makers  chan struct{}      // a place for each answer being made
 	// bytes is the size of the answers kept, at most budget.
 	bytes, budget int
 }
@@ -45,8 +49,12 @@ func one(stamp uint64, body []byte) encodedAnswer {
 	return encodedAnswer{stamp: stamp, parts: [][]byte{body}, size: len(body), etag: etagOf(body)}
 }
 
+// answerMakers is how many answers are made at once: as many as Go has
+// cores, from 2 to 8.
+func answerMakers() int { return min(max(runtime.GOMAXPROCS(0), 2), 8) }
+
 func newAnswerCache(db *store.Store) *answerCache {
-	return &answerCache{db: db, answers: map[string]encodedAnswer{}, budget: maxEncodedBytes}
+	return &answerCache{db: db, answers: map[string]encodedAnswer{}, making: map[string]*making{}, makers: make(chan struct{}, answerMakers()), budget: maxEncodedBytes}
 }
 
 // encoded is the answer build makes, encoded, from memory when nothing it
@@ -54,30 +62,87 @@ func newAnswerCache(db *store.Store) *answerCache {
 // store's read lock and returns views of the records, which are encoded
 // after it is released; records never change once stored, so the views
 // stay true.
-func (c *answerCache) encoded(key string, shows store.Change, build func(v *store.View) (any, error)) (encodedAnswer, error) {
-	c.mu.RLock()
-	cached, ok := c.answers[key]
-	c.mu.RUnlock()
-	if ok && cached.stamp == c.db.Stamp(shows) {
-		return cached, nil
-	}
-	var stamp uint64
-	var v any
-	var err error
-	c.db.Read(func(view *store.View) {
-		stamp = view.Stamp(shows)
-		v, err = build(view)
+func (c *answerCache) encoded(ctx context.Context, key string, shows store.Change, build func(v *store.View) (any, error)) (encodedAnswer, error) {
+	return c.answer(ctx, key, shows, func() (encodedAnswer, error) {
+		var stamp uint64
+		var v any
+		var err error
+		c.db.Read(func(view *store.View) {
+			stamp = view.Stamp(shows)
+			v, err = build(view)
+		})
+		if err != nil {
+			return encodedAnswer{}, err
+		}
+		body, err := json.Marshal(v)
+		if err != nil {
+			return encodedAnswer{}, fmt.Errorf("encoding an answer: %w", err)
+		}
+		return one(stamp, body), nil
 	})
-	if err != nil {
-		return encodedAnswer{}, err
+}
+
+// answer is the answer build makes for key, from memory when nothing it
+// shows has changed since. An answer is made once however many ask for it
+// at once: those who come while it is being made wait for it, and take it
+// if it is at least as new as the state they came to (else one of them
+// makes it anew), so that a crowd asking for a listing just changed holds
+// one copy of it, not one each. At most cap(c.makers) answers are made at
+// once, whatever their keys: making one is work for a core, and its
+// memory grows with the data.
+func (c *answerCache) answer(ctx context.Context, key string, shows store.Change, build func() (encodedAnswer, error)) (encodedAnswer, error) {
+	for {
+		want := c.db.Stamp(shows)
+		c.mu.Lock()
+		cached, ok := c.answers[key]
+		if ok && cached.stamp == want {
+			c.mu.Unlock()
+			return cached, nil
+		}
+		if f := c.making[key]; f != nil {
+			c.mu.Unlock()
+			select {
+			case <-f.done:
+			case <-ctx.Done():
+				return encodedAnswer{}, ctx.Err()
+			}
+			if f.err == nil && f.a.stamp >= want {
+				return f.a, nil
+			}
+			continue // made from an older state than this caller came to, or failed: make it anew
+		}
+		f := &making{done: make(chan struct{})}
+		c.making[key] = f
+		c.mu.Unlock()
+		f.a, f.err = c.makeOne(ctx, build)
+		c.mu.Lock()
+		delete(c.making, key)
+		if f.err == nil {
+			c.putLocked(key, f.a)
+		}
+		c.mu.Unlock()
+		close(f.done)
+		return f.a, f.err
 	}
-	body, err := json.Marshal(v)
-	if err != nil {
-		return encodedAnswer{}, fmt.Errorf("encoding an answer: %w", err)
+}
+
+// making is an answer being made, which others may wait for.
+type making struct {
+	done chan struct{} // closed once a and err are set
+	a    encodedAnswer
+	err  error
+}
+
+// makeOne makes an answer with build, in one of the makers' places, waiting for one
+// while ctx lasts.
+func (c *answerCache) makeOne(ctx context.Context, build func() (encodedAnswer, error)) (encodedAnswer, error) {
+	select {
+	case c.makers <- struct{}{}:
+	case <-ctx.Done():
+		return encodedAnswer{}, ctx.Err()
 	}
-	a := one(stamp, body)
-	c.put(key, a)
-	return a, nil
+	defer func() { <-c.makers }()
+	return build()
 }
 
 // listPiece is the size of the pieces a list is encoded into.
@@ -88,13 +153,12 @@ const listPiece = 256 << 10
 // under the store's read lock, so that the views of all the elements are
 // never held at once, only their bytes; and the bytes are kept in the
 // pieces they were written in, never copied into one.
-func (c *answerCache) encodedList(key string, shows store.Change, each func(v *store.View, emit func(any) error) error) (encodedAnswer, error) {
-	c.mu.RLock()
-	cached, ok := c.answers[key]
-	c.mu.RUnlock()
-	if ok && cached.stamp == c.db.Stamp(shows) {
-		return cached, nil
-	}
+func (c *answerCache) encodedList(ctx context.Context, key string, shows store.Change, each func(v *store.View, emit func(any) error) error) (encodedAnswer, error) {
+	return c.answer(ctx, key, shows, func() (encodedAnswer, error) { return c.makeList(shows, each) })
+}
+
+// makeList makes the answer of encodedList.
+func (c *answerCache) makeList(shows store.Change, each func(v *store.View, emit func(any) error) error) (encodedAnswer, error) {
 	var (
 		stamp uint64
 		err   error
@@ -125,9 +189,7 @@ func (c *answerCache) encodedList(key string, shows store.Change, each func(v *s
 	for _, p := range w.parts {
 		h.Write(p)
 	}
-	a := encodedAnswer{stamp: stamp, parts: w.parts, size: w.size, etag: etagOfSum(w.size, h.Sum(nil))}
-	c.put(key, a)
-	return a, nil
+	return encodedAnswer{stamp: stamp, parts: w.parts, size: w.size, etag: etagOfSum(w.size, h.Sum(nil))}, nil
 }
 
 // pieceWriter gathers bytes in pieces of listPiece (or one larger write).
@@ -148,14 +210,13 @@ func (w *pieceWriter) write(b []byte) {
 	w.parts = append(w.parts, append(make([]byte, 0, max(listPiece, len(b))), b...))
 }
 
-// put keeps an answer, within the bounds: past them, every answer kept is
-// dropped, and one over the whole budget is not kept.
-func (c *answerCache) put(key string, a encodedAnswer) {
+// putLocked keeps an answer, within the bounds: past them, every answer
+// kept is dropped, and one over the whole budget is not kept. c.mu is
+// held.
+func (c *answerCache) putLocked(key string, a encodedAnswer) {
 	if a.size > c.budget {
 		return
 	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
 	if len(c.answers) >= maxEncoded || c.bytes+a.size > c.budget {
 		clear(c.answers)
 		c.bytes = 0

@@ -221,11 +221,11 @@ func TestEncodedAnswersStayBounded(t *testing.T) {
 		}
 		return n
 	}
-	_, err = c.encoded("huge", store.Everything, answer(c.budget+1))
+	_, err = c.encoded(t.Context(), "huge", store.Everything, answer(c.budget+1))
 	require.NoError(t, err)
 	assert.NotContains(t, c.answers, "huge", "an answer over the bound is not kept")
 	for i := range 9 {
-		_, err := c.encoded(fmt.Sprint("big", i), store.Everything, answer(c.budget/8))
+		_, err := c.encoded(t.Context(), fmt.Sprint("big", i), store.Everything, answer(c.budget/8))
 		require.NoError(t, err)
 		assert.Equal(t, kept(), c.bytes)
 		assert.LessOrEqual(t, c.bytes, c.budget, "after %d answers", i+1)

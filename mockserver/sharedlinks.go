@@ -23,7 +23,7 @@ const listingShows = store.Everything &^ store.AssetsAdded &^ store.Keys
 // first. It is encoded once and answered from memory until a write
 // changes what it shows: frontends poll it.
 func (s *server) sharedLinks(c *call) error {
-	a, err := s.answers.encodedList("links\x00"+c.p().User.ID+"\x00"+refKey(c.aud), listingShows, func(v *store.View, emit func(any) error) error {
+	a, err := s.answers.encodedList(c.r.Context(), "links\x00"+c.p().User.ID+"\x00"+refKey(c.aud), listingShows, func(v *store.View, emit func(any) error) error {
 		return eachListed(v, c.aud, emit)
 	})
 	if err != nil {

@@ -202,7 +202,7 @@ func (s *server) timeBuckets(c *call) error {
 	if err != nil {
 		return err
 	}
-	a, err := s.answers.encoded("buckets\x00"+principalKey(c.p())+"\x00"+t.raw, timelineShows, func(v *store.View) (any, error) {
+	a, err := s.answers.encoded(c.r.Context(), "buckets\x00"+principalKey(c.p())+"\x00"+t.raw, timelineShows, func(v *store.View) (any, error) {
 		if err := t.check(v, c.p()); err != nil {
 			return nil, err
 		}
@@ -250,7 +250,7 @@ func (s *server) timeBucket(c *call) error {
 	if err != nil {
 		return err
 	}
-	a, err := s.answers.encoded("bucket\x00"+principalKey(c.p())+"\x00"+t.raw, timelineShows, func(v *store.View) (any, error) {
+	a, err := s.answers.encoded(c.r.Context(), "bucket\x00"+principalKey(c.p())+"\x00"+t.raw, timelineShows, func(v *store.View) (any, error) {
 		if err := t.check(v, c.p()); err != nil {
 			return nil, err
 		}

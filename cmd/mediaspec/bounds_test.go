@@ -14,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -229,4 +230,38 @@ func TestBurstOfResetsBuildsOneStateAtATime(t *testing.T) {
 		assert.Equal(t, http.StatusOK, status, "reset %d", i)
 	}
 	requirePeakUnder(t, pid, 224<<20, "16 resets of a dataset of 5,000 links at once")
+}
+
+// TestACrowdHasTheListingMadeOnce: 32 requests at once for a listing of
+// about 100 MiB that a write has just changed wait for the one that makes
+// it anew and share it (16 are written at once, the rest answered 503):
+// the process stays under 512 MiB. Each once made its own, and such a
+// crowd took it to 5.3 GB.
+func TestACrowdHasTheListingMadeOnce(t *testing.T) {
+	base, pid := serveBuilt(t, "--links", "10000")
+	client := &http.Client{Timeout: 2 * time.Minute}
+	status, body := send(t, http.MethodPost, base+"/albums", defaultAPIKey, []byte(`{"albumName":"a write"}`), http.Header{"Content-Type": {"application/json"}})
+	require.Equal(t, http.StatusCreated, status, "%s", body)
+	var written atomic.Int32
+	burst(32, func(int) {
+		req, err := http.NewRequestWithContext(t.Context(), http.MethodGet, base+"/shared-links", nil)
+		if !assert.NoError(t, err) {
+			return
+		}
+		req.Header.Set("x-api-key", defaultAPIKey)
+		resp, err := client.Do(req)
+		if !assert.NoError(t, err) {
+			return
+		}
+		defer resp.Body.Close()
+		n, _ := io.Copy(io.Discard, resp.Body)
+		if resp.StatusCode == http.StatusOK {
+			written.Add(1)
+			assert.Greater(t, n, int64(50<<20), "a listing of the large dataset")
+		} else {
+			assert.Equal(t, http.StatusServiceUnavailable, resp.StatusCode)
+		}
+	})
+	assert.Positive(t, written.Load())
+	requirePeakUnder(t, pid, 512<<20, fmt.Sprintf("32 requests at once for a listing just changed (%d written)", written.Load()))
 }
