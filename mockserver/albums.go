@@ -1,6 +1,7 @@
 package mockserver
 
 import (
+	"fmt"
 	"net/http"
 	"strings"
 
@@ -25,16 +26,29 @@ func (s *server) albums(c *call) error {
 	if err := pr.err(); err != nil {
 		return err
 	}
-	var out []model.Album
-	s.store.Read(func(v *store.View) {
-		albums := v.Albums(c.p().User.ID, f)
-		out = make([]model.Album, 0, len(albums))
+	key := fmt.Sprintf("albums\x00%s\x00%s\x00%v\x00%v", c.p().User.ID, refKey(c.aud), ptrKey(f.Shared), ptrKey(f.AssetID))
+	a, err := s.answers.encodedList(c.r.Context(), key, store.Everything, func(v *store.View, emit func(any) error) error {
 		look := c.aud.albumListed(f.AssetID != nil)
-		for _, al := range albums {
-			out = append(out, albumAnswer(v, al, look))
+		for _, al := range v.Albums(c.p().User.ID, f) {
+			if err := emit(albumAnswer(v, al, look)); err != nil {
+				return err
+			}
 		}
+		return nil
 	})
-	return c.json(http.StatusOK, out)
+	if err != nil {
+		return err
+	}
+	s.large.write(c.w, http.StatusOK, a)
+	return nil
+}
+
+// ptrKey is what p points to, or "none", for an answer's key.
+func ptrKey[T any](p *T) string {
+	if p == nil {
+		return "none"
+	}
+	return fmt.Sprint(*p)
 }
 
 // createAlbum is POST /api/albums.

@@ -252,16 +252,20 @@ func orDefault[T any](p *T, def T) T {
 // controlAssets is GET /__mock/assets: every asset of the caller, hidden
 // ones too, as its owner reads it, the most recently added first.
 func (s *server) controlAssets(c *call) error {
-	var out []model.Asset
-	s.store.Read(func(v *store.View) {
-		owner := c.p().User.ID
-		assets := v.AssetsOf(owner)
-		out = make([]model.Asset, 0, len(assets))
-		for _, a := range assets {
-			out = append(out, assetAnswer(v, a, assetControl(owner)))
+	owner := c.p().User.ID
+	a, err := s.answers.encodedList(c.r.Context(), "control-assets\x00"+owner, store.Everything, func(v *store.View, emit func(any) error) error {
+		for _, a := range v.AssetsOf(owner) {
+			if err := emit(assetAnswer(v, a, assetControl(owner))); err != nil {
+				return err
+			}
 		}
+		return nil
 	})
-	return c.json(http.StatusOK, out)
+	if err != nil {
+		return err
+	}
+	s.large.write(c.w, http.StatusOK, a)
+	return nil
 }
 
 // controlReset is POST /__mock/reset: back to the start-up dataset, or with

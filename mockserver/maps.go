@@ -51,16 +51,21 @@ func (s *server) mapMarkers(c *call) error {
 	}
 	q.WithPartners, _ = b.Bool("withPartners")
 	q.WithSharedAlbums, _ = b.Bool("withSharedAlbums")
-	var out []mapMarker
-	s.store.Read(func(v *store.View) {
-		assets := v.MapMarkers(q)
-		out = make([]mapMarker, 0, len(assets))
-		for _, a := range assets {
+	key := fmt.Sprintf("markers\x00%s\x00%v\x00%v\x00%v\x00%v\x00%v\x00%v", q.UserID, ptrKey(q.IsArchived), ptrKey(q.IsFavorite), ptrKey(q.After), ptrKey(q.Before), q.WithPartners, q.WithSharedAlbums)
+	a, err := s.answers.encodedList(c.r.Context(), key, store.Everything, func(v *store.View, emit func(any) error) error {
+		for _, a := range v.MapMarkers(q) {
 			e := a.ExifInfo
-			out = append(out, mapMarker{ID: a.ID, Lat: *e.Latitude, Lon: *e.Longitude, City: e.City, State: e.State, Country: e.Country})
+			if err := emit(mapMarker{ID: a.ID, Lat: *e.Latitude, Lon: *e.Longitude, City: e.City, State: e.State, Country: e.Country}); err != nil {
+				return err
+			}
 		}
+		return nil
 	})
-	return c.json(http.StatusOK, out)
+	if err != nil {
+		return err
+	}
+	s.large.write(c.w, http.StatusOK, a)
+	return nil
 }
 
 // mapColors are a theme's colours: the sea, and the lines.
