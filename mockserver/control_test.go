@@ -2,6 +2,7 @@ package mockserver
 
 import (
 	"bytes"
+	"fmt"
 	"net/http"
 	"strings"
 	"sync/atomic"
@@ -220,4 +221,19 @@ func TestControlListsUsers(t *testing.T) {
 
 	off := newTestServer(t, func(c *Config) { c.NoControl = true })
 	assert.Equal(t, http.StatusNotFound, getJSON(t, off, "/__mock/users", nil).status)
+}
+
+// TestMadeRecordsAreBounded: the users the control API makes for anyone
+// count against --max-records, as every record callers make: past it, one
+// more is answered 507, and the API's own writes too.
+func TestMadeRecordsAreBounded(t *testing.T) {
+	srv := newTestServer(t, func(c *Config) { c.MaxMadeRecords = 2 })
+	for i := range 2 {
+		rep := controlJSON(t, srv, http.MethodPost, "/__mock/users", "", map[string]string{"name": "n", "email": fmt.Sprintf("made%d@example.com", i)})
+		require.Equal(t, http.StatusCreated, rep.status, "%s", rep.body)
+	}
+	rep := controlJSON(t, srv, http.MethodPost, "/__mock/users", "", map[string]string{"name": "n", "email": "made2@example.com"})
+	requireError(t, rep, http.StatusInsufficientStorage, "The mock holds as many records as it may: 2 made since it started, beside its dataset (users, API keys, sessions, albums, shared links, people, partners, activities). Delete some, or reset it (POST /__mock/reset)")
+	requireError(t, postJSON(t, srv, "/api/albums", `{"albumName":"one more"}`, "x-api-key", keyAlice), http.StatusInsufficientStorage,
+		"The mock holds as many records as it may: 2 made since it started, beside its dataset (users, API keys, sessions, albums, shared links, people, partners, activities). Delete some, or reset it (POST /__mock/reset)")
 }

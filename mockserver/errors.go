@@ -37,6 +37,7 @@ var statusOf = map[store.Code]int{
 	store.Conflict:        http.StatusBadRequest,
 	store.Unauthenticated: http.StatusUnauthorized,
 	store.Forbidden:       http.StatusForbidden,
+	store.Full:            http.StatusInsufficientStorage,
 }
 
 // answerOf maps any error to the answer the client gets: an apiError as it

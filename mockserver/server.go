@@ -23,6 +23,9 @@ import (
 // for duplicate detection before the upload.
 const DefaultChecksumHeader = "x-service-checksum"
 
+// DefaultMaxMadeRecords is the default of Config.MaxMadeRecords.
+const DefaultMaxMadeRecords = store.MaxMadeRecords
+
 // Config is what a mock server is made of.
 type Config struct {
 	// Dataset gives the starting state; POST /__mock/reset goes back to it.
@@ -70,6 +73,11 @@ type Config struct {
 	MaxListedAssets int
 	// Now is the wall clock; nil means time.Now.
 	Now func() time.Time
+	// MaxMadeRecords bounds the records callers make beside the dataset's
+	// (users, keys, sessions, albums, links, people, partners,
+	// activities); past it a write that would make one is answered 507. 0
+	// means DefaultMaxMadeRecords.
+	MaxMadeRecords int
 	// RequestMemory bounds what the requests being served hold at once of
 	// what their callers sent, in bytes: JSON bodies and their values, and
 	// the fields, file heads and sidecars of uploads. A request that finds
@@ -158,7 +166,7 @@ func newServer(cfg Config) (*server, error) {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
-	st, err := store.New(cfg.Dataset(), cfg.Now, store.MaxListed(cfg.MaxListedAssets))
+	st, err := store.New(cfg.Dataset(), cfg.Now, store.MaxListed(cfg.MaxListedAssets), store.MaxMade(cfg.MaxMadeRecords))
 	if err != nil {
 		return nil, fmt.Errorf("mockserver: dataset: %w", err)
 	}

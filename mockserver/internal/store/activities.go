@@ -18,6 +18,9 @@ const MaxCommentChars = MaxDescriptionChars
 // to take it back.
 func (tx *Tx) addActivity(a model.ActivityRecord) error {
 	st := tx.st
+	if err := tx.room(); err != nil {
+		return err
+	}
 	switch {
 	case a.ID == "" || st.activityByID[a.ID] != nil:
 		return fmt.Errorf("id %q is empty or not unique", a.ID)

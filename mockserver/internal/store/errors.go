@@ -23,6 +23,9 @@ const (
 	Unauthenticated
 	// Forbidden: the principal is known but may not use this operation.
 	Forbidden
+	// Full: the store holds as many records as it may; nothing more is
+	// made until some go.
+	Full
 	// Internal: the store broke one of its own invariants; a bug.
 	Internal
 )

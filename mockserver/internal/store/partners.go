@@ -54,6 +54,9 @@ func (tx *Tx) AddPartner(sharedBy, sharedWith string) (*model.PartnerRecord, err
 }
 
 func (tx *Tx) addPartner(p model.PartnerRecord) error {
+	if err := tx.room(); err != nil {
+		return err
+	}
 	st := tx.st
 	if st.userByID[p.SharedByID] == nil || st.userByID[p.SharedWithID] == nil || p.SharedByID == p.SharedWithID {
 		return errPartner(p)

@@ -17,6 +17,9 @@ func (tx *Tx) AddPerson(userID string, np NewPerson) (*model.PersonRecord, error
 	if st.userByID[userID] == nil {
 		return nil, Fail(Unauthenticated, "Invalid user token")
 	}
+	if err := tx.room(); err != nil {
+		return nil, err
+	}
 	p := model.PersonRecord{ID: tx.db.newID(), OwnerID: userID, Name: np.Name, BirthDate: np.BirthDate, IsHidden: np.IsHidden}
 	if st.personByID[p.ID] != nil {
 		return nil, internal(errPersonTaken(p.ID))

@@ -51,6 +51,10 @@ type state struct {
 	maxListed int
 	children  map[string][]*model.AssetRecord // stack parent id → the rest of its stack
 
+	// base is how many records of the kinds MaxMadeRecords counts the
+	// state was loaded with, and maxMade how many more may be made.
+	base, maxMade int
+
 	albums     []*model.AlbumRecord
 	albumByID  map[string]*model.AlbumRecord
 	albumLinks map[string]int // album id → how many links point to it
@@ -203,6 +207,9 @@ func newState(d model.Dataset, maxListed int) (*state, error) {
 // take it back. So do addAsset, addAlbum and addLink.
 func (tx *Tx) addUser(u model.UserRecord) error {
 	st := tx.st
+	if err := tx.room(); err != nil {
+		return err
+	}
 	switch {
 	case u.ID == "" || st.userByID[u.ID] != nil:
 		return fmt.Errorf("id %q is empty or not unique", u.ID)
@@ -265,6 +272,9 @@ func derefOr[T any](p *T, def T) T {
 
 func (tx *Tx) addAPIKey(k model.APIKeyRecord) error {
 	st := tx.st
+	if err := tx.room(); err != nil {
+		return err
+	}
 	u := st.userByID[k.UserID]
 	switch {
 	case k.ID == "" || slices.ContainsFunc(st.apiKeys, func(o *model.APIKeyRecord) bool { return o.ID == k.ID }):
@@ -286,6 +296,9 @@ func (tx *Tx) addAPIKey(k model.APIKeyRecord) error {
 
 func (tx *Tx) addSession(se model.SessionRecord) error {
 	st := tx.st
+	if err := tx.room(); err != nil {
+		return err
+	}
 	switch {
 	case se.ID == "":
 		return fmt.Errorf("id is empty")
@@ -423,6 +436,9 @@ func assetSize(a *model.AssetRecord) int64 {
 
 func (tx *Tx) addAlbum(al model.AlbumRecord) error {
 	st := tx.st
+	if err := tx.room(); err != nil {
+		return err
+	}
 	if al.ID == "" || st.albumByID[al.ID] != nil {
 		return fmt.Errorf("id %q is empty or not unique", al.ID)
 	}
@@ -464,6 +480,9 @@ func (tx *Tx) addAlbum(al model.AlbumRecord) error {
 
 func (tx *Tx) addLink(l model.SharedLinkRecord) error {
 	st := tx.st
+	if err := tx.room(); err != nil {
+		return err
+	}
 	if err := inRange(timeField{"createdAt", &l.CreatedAt}, timeField{"expiresAt", l.ExpiresAt}); err != nil {
 		return err
 	}

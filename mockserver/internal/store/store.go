@@ -29,6 +29,8 @@ type Store struct {
 	newToken  func() string
 	// maxListed bounds the assets a user's listing shows.
 	maxListed int
+	// maxMade bounds the records callers make (MaxMadeRecords).
+	maxMade int
 
 	mu    sync.RWMutex
 	state *state
@@ -48,7 +50,7 @@ type Store struct {
 
 // New is a store holding d, or the first reason d does not hold together.
 func New(d model.Dataset, now func() time.Time, opts ...Option) (*Store, error) {
-	db := &Store{now: now, newID: newUUID, newSecret: newSecret, newToken: newToken, maxListed: MaxListedAssets}
+	db := &Store{now: now, newID: newUUID, newSecret: newSecret, newToken: newToken, maxListed: MaxListedAssets, maxMade: MaxMadeRecords}
 	for _, o := range opts {
 		o(db)
 	}
@@ -56,6 +58,7 @@ func New(d model.Dataset, now func() time.Time, opts ...Option) (*Store, error) 
 	if err != nil {
 		return nil, err
 	}
+	st.base, st.maxMade = st.records(), db.maxMade
 	db.state = st
 	return db, nil
 }
@@ -69,6 +72,16 @@ func MaxListed(n int) Option {
 	return func(db *Store) {
 		if n > 0 {
 			db.maxListed = n
+		}
+	}
+}
+
+// MaxMade bounds the records callers make at n, in place of
+// MaxMadeRecords (n ≤ 0 keeps it).
+func MaxMade(n int) Option {
+	return func(db *Store) {
+		if n > 0 {
+			db.maxMade = n
 		}
 	}
 }
@@ -159,6 +172,7 @@ func (db *Store) Replace(d model.Dataset) error {
 	if err != nil {
 		return fmt.Errorf("the dataset: %w", err)
 	}
+	st.base, st.maxMade = st.records(), db.maxMade
 	db.mu.Lock()
 	defer db.mu.Unlock()
 	db.state = st

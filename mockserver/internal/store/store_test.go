@@ -1,6 +1,7 @@
 package store
 
 import (
+	"fmt"
 	"testing"
 	"time"
 
@@ -68,6 +69,7 @@ func take(t *testing.T, db *Store) snapshot {
 	st, err := newState(db.Records().Dataset(), MaxListedAssets)
 	require.NoError(t, err)
 	st.loaded = db.state.loaded
+	st.base, st.maxMade = db.state.base, db.state.maxMade
 	return snapshot{state: st, stamps: db.Stamp(Everything), last: db.last}
 }
 
@@ -360,5 +362,41 @@ func TestWritesStampWhatTheyChange(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestRecordsMadeAreBounded: past MaxMade records made beside the
+// dataset's, a write that would make one more is refused as Full, and
+// changes nothing; once one goes there is room again, and a reset starts
+// the count anew. Loading a dataset is never refused.
+func TestRecordsMadeAreBounded(t *testing.T) {
+	db, err := New(storetest.Dataset(), storetest.Now, MaxMade(3))
+	require.NoError(t, err)
+	var keys []string
+	for i := range 3 {
+		require.NoError(t, db.Write(func(tx *Tx) error {
+			k, err := tx.AddAPIKey(aliceID, fmt.Sprint("key ", i))
+			if err == nil {
+				keys = append(keys, k.ID)
+			}
+			return err
+		}), "record %d", i)
+	}
+	before := take(t, db)
+	err = db.Write(func(tx *Tx) error { _, err := tx.AddAPIKey(aliceID, "one too many"); return err })
+	var de *Error
+	require.ErrorAs(t, err, &de)
+	assert.Equal(t, Full, de.Code)
+	requireUnchanged(t, db, before)
+	err = db.Write(func(tx *Tx) error { _, err := tx.AddPerson(aliceID, NewPerson{Name: "one too many"}); return err })
+	require.ErrorAs(t, err, &de)
+	assert.Equal(t, Full, de.Code, "every kind counts")
+
+	require.NoError(t, db.Write(func(tx *Tx) error { return tx.RemoveAPIKey(aliceID, keys[0]) }))
+	require.NoError(t, db.Write(func(tx *Tx) error { _, err := tx.AddAPIKey(aliceID, "room again"); return err }))
+
+	require.NoError(t, db.Replace(storetest.Dataset()))
+	for i := range 3 {
+		require.NoError(t, db.Write(func(tx *Tx) error { _, err := tx.AddAPIKey(aliceID, fmt.Sprint("after the reset ", i)); return err }))
 	}
 }

@@ -326,6 +326,7 @@ func (tx *Tx) removeUser(u *model.UserRecord) error {
 		return internal(err)
 	}
 	next.loaded = loaded
+	next.base, next.maxMade = tx.st.base, tx.st.maxMade
 	prev := tx.st
 	tx.db.state, tx.st = next, next
 	tx.did(Everything, func() { tx.db.state, tx.st = prev, prev })
