@@ -79,7 +79,7 @@ func Register(sc *godog.ScenarioContext, cfg Config) {
 	s.registerLinks(sc)
 	s.registerWorkflows(sc)
 	s.registerFiles(sc)
-	s.registerServer(sc)
+	s.registerAreas(sc)
 	s.registerDownloads(sc)
 	s.registerLibrary(sc)
 	s.registerAccounts(sc)

@@ -1,0 +1,51 @@
+package steps
+
+import "github.com/cucumber/godog"
+
+// step is one step definition: the pattern of its words, and the named
+// method of *scenario that does it, with one of godog's step signatures.
+type step struct {
+	pattern string
+	do      any
+}
+
+// area is the steps of one area of the API, as a reader of the features
+// meets it: one table an area, each step a named method.
+type area struct {
+	name  string
+	steps []step
+}
+
+// areas are the step tables of a scenario, in the order they are
+// registered.
+func (s *scenario) areas() []area {
+	return []area{
+		{"the server", s.serverSteps()},
+	}
+}
+
+// registerAreas adds every step of every area's table to sc.
+func (s *scenario) registerAreas(sc *godog.ScenarioContext) {
+	for _, a := range s.areas() {
+		for _, st := range a.steps {
+			sc.Step(st.pattern, st.do)
+		}
+	}
+}
+
+// Definition is a step the harness knows: its area and its pattern.
+type Definition struct {
+	Area, Pattern string
+}
+
+// Definitions are every step of the areas' tables, in their order: what
+// `mediaspec check --list-steps` lists, beside the scenarios that use each.
+func Definitions() []Definition {
+	var out []Definition
+	for _, a := range new(scenario).areas() {
+		for _, st := range a.steps {
+			out = append(out, Definition{Area: a.name, Pattern: st.pattern})
+		}
+	}
+	return out
+}
