@@ -81,7 +81,7 @@ func (db *Store) Login(email, pw string, device Device) (*model.UserRecord, stri
 	}
 	token := db.newToken()
 	err := db.Write(func(tx *Tx) error {
-		if tx.User(u.ID) != u { // changed, gone, or replaced by a reset, while the password was checked
+		if !samePassword(tx.User(u.ID), u) { // gone, or its password changed, while it was checked
 			return errBadLogin
 		}
 		now := tx.Tick()
@@ -100,6 +100,15 @@ func (db *Store) Login(email, pw string, device Device) (*model.UserRecord, stri
 	return u, token, nil
 }
 
+// samePassword says whether cur, the user as stored now, is still u, read
+// before a password was checked outside the lock: there, not deleted, with
+// the password that was checked. Its record may be another copy: a write
+// that removes another user, or assets for good, builds every record
+// anew.
+func samePassword(cur, u *model.UserRecord) bool {
+	return cur != nil && !Deleted(cur) && cur.ID == u.ID && cur.PasswordHash == u.PasswordHash
+}
+
 // ChangePassword sets the user's new password (hashed outside the lock),
 // once their current one is checked: else 400 Wrong password.
 func (db *Store) ChangePassword(userID, current, next string) (*model.UserRecord, error) {
@@ -116,7 +125,7 @@ func (db *Store) ChangePassword(userID, current, next string) (*model.UserRecord
 	hash := password.Hash(next)
 	var out *model.UserRecord
 	err := db.Write(func(tx *Tx) error {
-		if tx.User(userID) != u {
+		if !samePassword(tx.User(userID), u) {
 			return Fail(Invalid, "Wrong password") // changed while the password was checked
 		}
 		var err error

@@ -400,3 +400,19 @@ func TestRecordsMadeAreBounded(t *testing.T) {
 		require.NoError(t, db.Write(func(tx *Tx) error { _, err := tx.AddAPIKey(aliceID, fmt.Sprint("after the reset ", i)); return err }))
 	}
 }
+
+// TestLoginOutlastsARebuild: a login whose password is checked while
+// another write builds every record anew (another user removed for good)
+// still logs in: the user and its password are the same.
+func TestLoginOutlastsARebuild(t *testing.T) {
+	db := testStore(t, []string{"00000000-0000-4000-8000-0000000f00a1"}, nil)
+	db.newToken = func() string {
+		// Between the password's check and the session's write.
+		require.NoError(t, db.Write(func(tx *Tx) error { _, err := tx.DeleteUser(carolID, true); return err }))
+		return "a-token"
+	}
+	u, token, err := db.Login("alice@example.com", storetest.Password, Device{})
+	require.NoError(t, err)
+	assert.Equal(t, aliceID, u.ID)
+	assert.Equal(t, "a-token", token)
+}
