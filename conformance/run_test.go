@@ -2,11 +2,15 @@ package conformance_test
 
 import (
 	"bytes"
+	"cmp"
+	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -24,16 +28,92 @@ import (
 )
 
 // TestMockPassesEverything runs every feature against the in-process mock:
-// every scenario must pass, none may be skipped.
+// every scenario must pass, none may be skipped, and the run leaves no
+// trace: the mock's whole state (every user, asset, album, link, key,
+// session, partner, person, activity, preference and setting) is after it
+// what it was before.
 func TestMockPassesEverything(t *testing.T) {
 	t.Parallel()
-	res, summary := runEverything(t, startMock(t, defaultData, nil))
+	target := startMock(t, defaultData, nil)
+	before := dataset(t, target)
+	res, summary := runEverything(t, target)
 	t.Log(summary)
+	assert.Empty(t, stateDiff(t, before, dataset(t, target)), "the run left a trace")
 	assert.NotEmpty(t, res.Scenarios)
 	assert.Zero(t, res.Failed, "failed scenarios")
 	assert.Zero(t, res.Skipped, "skipped scenarios")
 	assert.Empty(t, res.Violations)
 	assert.Equal(t, len(res.Scenarios), res.Passed)
+}
+
+// dataset is the whole state of the mock whose API is at target, as its
+// control API writes it.
+func dataset(t *testing.T, target string) string {
+	t.Helper()
+	resp, err := http.Get(strings.TrimSuffix(target, "/api") + "/__mock/dataset")
+	require.NoError(t, err)
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	require.NoError(t, err)
+	require.Equal(t, http.StatusOK, resp.StatusCode, "%s", b)
+	return string(b)
+}
+
+// stateDiff says how two of the mock's datasets differ, record by record:
+// for each kind of record, those added, removed and changed, by id.
+func stateDiff(t *testing.T, before, after string) []string {
+	t.Helper()
+	var b, a map[string]json.RawMessage
+	require.NoError(t, json.Unmarshal([]byte(before), &b))
+	require.NoError(t, json.Unmarshal([]byte(after), &a))
+	var out []string
+	for _, kind := range slices.Sorted(maps.Keys(mergeKeys(a, b))) {
+		if bytes.Equal(a[kind], b[kind]) {
+			continue
+		}
+		var was, is []json.RawMessage
+		if json.Unmarshal(b[kind], &was) != nil || json.Unmarshal(a[kind], &is) != nil {
+			out = append(out, fmt.Sprintf("%s: %s, then %s", kind, b[kind], a[kind]))
+			continue
+		}
+		byID := func(records []json.RawMessage) map[string]string {
+			m := map[string]string{}
+			for i, r := range records {
+				var rec struct {
+					ID string `json:"id"`
+				}
+				_ = json.Unmarshal(r, &rec)
+				m[cmp.Or(rec.ID, fmt.Sprint("#", i))] = string(r)
+			}
+			return m
+		}
+		wasBy, isBy := byID(was), byID(is)
+		for id, r := range isBy {
+			switch old, ok := wasBy[id]; {
+			case !ok:
+				out = append(out, fmt.Sprintf("%s: added %s", kind, r))
+			case old != r:
+				out = append(out, fmt.Sprintf("%s: changed %s\n  from %s", kind, r, old))
+			}
+		}
+		for id := range wasBy {
+			if _, ok := isBy[id]; !ok {
+				out = append(out, fmt.Sprintf("%s: removed %s", kind, id))
+			}
+		}
+	}
+	return out
+}
+
+func mergeKeys(a, b map[string]json.RawMessage) map[string]bool {
+	m := map[string]bool{}
+	for k := range a {
+		m[k] = true
+	}
+	for k := range b {
+		m[k] = true
+	}
+	return m
 }
 
 // TestScenariosWaitForMetadata runs the scenarios that judge a file's EXIF

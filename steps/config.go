@@ -78,6 +78,10 @@ type Config struct {
 	// of its answer, before the step that sent it ends. Scenarios, and a
 	// step's requests, run at once: it must be safe for concurrent use.
 	Exchanged func(Exchange)
+
+	// made is told of every answer a scenario's request receives, so that
+	// what it made is taken away when the scenario ends (cleanup.go).
+	made func(apiRequest, *response)
 	// Client sends every request; it should have timeouts.
 	Client *http.Client
 	// Validator checks every API response.

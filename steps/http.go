@@ -111,6 +111,9 @@ func (cfg Config) send(ctx context.Context, ar apiRequest) (*response, error) {
 	if cfg.Exchanged != nil {
 		cfg.Exchanged(exchange(r, ar, resp, err, started))
 	}
+	if cfg.made != nil {
+		cfg.made(ar, resp)
+	}
 	if resp == nil {
 		return nil, err
 	}

@@ -53,6 +53,8 @@ type scenario struct {
 	accounts accountsState // users an admin deletes, restores and limits (accounts.go)
 	live     liveState     // connections to the live events (live.go)
 
+	traces traces // what the scenario made, to take away when it ends (cleanup.go)
+
 	step       string          // the id of the step that runs
 	unjudged   *ViolationError // how the last answer breaks the document, until judged
 	unjudgedAt string          // the step that received it
@@ -63,6 +65,7 @@ type scenario struct {
 func Register(sc *godog.ScenarioContext, cfg Config) {
 	cfg, err := cfg.check()
 	s := &scenario{cfg: cfg, me: &user{apiKey: cfg.APIKey}}
+	s.cfg.made = s.made
 	s.creds = credentials{apiKey: cfg.APIKey}
 	sc.Before(func(ctx context.Context, p *godog.Scenario) (context.Context, error) {
 		if err != nil {
@@ -70,6 +73,7 @@ func Register(sc *godog.ScenarioContext, cfg Config) {
 		}
 		return ctx, s.needs(p)
 	})
+	s.registerCleanup(sc)
 	s.registerJudging(sc)
 	s.registerCredentials(sc)
 	s.registerUploads(sc)
