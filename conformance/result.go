@@ -54,6 +54,9 @@ type Result struct {
 	Settled SettleStats
 	// Notes say what the run left out, and why.
 	Notes []string
+	// Traces are what the run made on the target and could not take away
+	// again, one line each: the run fails with any.
+	Traces []string
 	// Coverage is what the answers showed of the OpenAPI document.
 	Coverage spec.CoverageReport
 }
@@ -98,7 +101,7 @@ type Gone struct {
 }
 
 // OK says whether no scenario failed and the target answered to the end.
-func (r Result) OK() bool { return r.Failed == 0 && r.Gone == nil }
+func (r Result) OK() bool { return r.Failed == 0 && r.Gone == nil && len(r.Traces) == 0 }
 
 // ScenarioResult is the outcome of one scenario.
 type ScenarioResult struct {
@@ -494,6 +497,12 @@ func (r Result) WriteSummary(w io.Writer) error {
 	}
 	for _, n := range r.Notes {
 		fmt.Fprintln(&b, n)
+	}
+	if len(r.Traces) > 0 {
+		fmt.Fprintf(&b, "\nLeft on the target (%d), which the run could not take away:\n", len(r.Traces))
+		for _, t := range r.Traces {
+			fmt.Fprintf(&b, "  %s\n", t)
+		}
 	}
 	if st := r.Settled; st.Waits > 0 {
 		fmt.Fprintf(&b, "The target derived what it derives from files (EXIF, pictures) within %s at the median, %s at the longest (%d waits).\n",

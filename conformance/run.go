@@ -260,7 +260,9 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 	}
 
 	var waits settleWaits
+	traces := steps.NewTraces()
 	stepsConfig := steps.Config{
+		Traces:         traces,
 		BaseURL:        cfg.Target,
 		APIKey:         cfg.APIKey,
 		SecondAPIKey:   cfg.SecondAPIKey,
@@ -280,6 +282,7 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 	rec.refuses = func(ctx context.Context) bool { return refusesConnections(ctx, cfg) }
 	start := time.Now()
 	status := 0
+	var left []string
 	for _, b := range batches {
 		filter, selected := godogFilter(b.selection, cat)
 		if selected == 0 || ctx.Err() != nil {
@@ -309,8 +312,12 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 			},
 		}
 		status = max(status, suite.Run())
+		// What the batch made is taken away once its scenarios have ended,
+		// even when the run was cut short.
+		left = append(left, traces.TakeAway()...)
 	}
 	res := rec.result(time.Since(start))
+	res.Traces = left
 	res.Settled = waits.stats()
 	res.Notes = notes
 	var errs []error

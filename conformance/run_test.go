@@ -3,6 +3,7 @@ package conformance_test
 import (
 	"bytes"
 	"cmp"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -44,6 +45,34 @@ func TestMockPassesEverything(t *testing.T) {
 	assert.Zero(t, res.Skipped, "skipped scenarios")
 	assert.Empty(t, res.Violations)
 	assert.Equal(t, len(res.Scenarios), res.Passed)
+}
+
+// TestInterruptedRunLeavesNoTrace: a run cut short in the middle (Ctrl-C
+// cancels its context) still takes away what its scenarios made: the
+// mock's state is what it was before.
+func TestInterruptedRunLeavesNoTrace(t *testing.T) {
+	t.Parallel()
+	ctx, cancel := context.WithCancel(t.Context())
+	var uploads atomic.Int32
+	// The run is cut short once the mock has taken its tenth upload: in
+	// the middle of the run, with scenarios under way.
+	cutShort := func(h http.Handler, _ model.Dataset) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			h.ServeHTTP(w, r)
+			if r.URL.Path == "/api/asset/upload" && uploads.Add(1) == 10 {
+				cancel()
+			}
+		})
+	}
+	target := startMock(t, defaultData, cutShort)
+	before := dataset(t, target)
+	var out bytes.Buffer
+	_, err := conformance.Run(ctx, conformance.Config{
+		Target: target, APIKey: apiKey, Password: fake.DefaultPassword, AdminAPIKey: apiKey,
+		MaxUploadBytes: uploadLimit, Output: &out, Concurrency: 4, Settle: testSettle,
+	})
+	require.ErrorIs(t, err, context.Canceled, out.String())
+	assert.Empty(t, stateDiff(t, before, dataset(t, target)), "the interrupted run left a trace")
 }
 
 // dataset is the whole state of the mock whose API is at target, as its

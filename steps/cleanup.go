@@ -1,10 +1,16 @@
 package steps
 
 import (
+	"bytes"
 	"context"
+	"crypto/sha1"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
+	"mime"
+	"mime/multipart"
 	"net/http"
 	"regexp"
 	"slices"
@@ -15,18 +21,24 @@ import (
 	"github.com/cucumber/godog"
 )
 
-// A scenario leaves no trace on its target: what it makes through the API
-// is taken away again when it ends, whether it passed or failed, the last
+// A run leaves no trace on its target: what its scenarios make through
+// the API is taken away again, whether they passed or failed, the last
 // made first. The harness sees every answer its steps receive (Config's
 // made hook), so whatever a request made is known, however the step that
 // sent it was written: an upload, an album, a link, a user (removed with
 // everything of theirs), an API key, a session, a partner, an activity.
 // What a step changes in place (a setting, a user's name) it takes back
-// itself, with later. A scenario whose traces cannot all be taken away
-// fails, saying which remain.
+// itself, with later. The runner takes the traces away once the scenarios
+// running at once have all ended (Traces): taken away as each ends, they
+// would vanish under the others, which read the user's whole library (a
+// listing of every link), and a server that races a deletion with a read
+// answers that read wrongly. Without Config.Traces, a scenario takes its
+// own away as it ends. What cannot be taken away is said, and fails the
+// run (or the scenario).
 
-// undoTimeout bounds the taking away of one scenario's traces.
-const undoTimeout = 60 * time.Second
+// undoTimeout bounds the taking away of one scenario's traces, or of a
+// batch of scenarios'.
+const undoTimeout = 2 * time.Minute
 
 // undo is one step of taking a scenario's traces away.
 type undo struct {
@@ -34,7 +46,8 @@ type undo struct {
 	do   func(ctx context.Context) error
 }
 
-// traces are what a scenario has made and will take away.
+// traces are what a scenario has made and will take away itself, where
+// the run does not.
 type traces struct {
 	mu    sync.Mutex
 	undos []undo
@@ -43,31 +56,35 @@ type traces struct {
 	owners map[string]credentials
 }
 
-// later keeps do, to take back what the scenario changed, when it ends.
-func (s *scenario) later(what string, do func(ctx context.Context) error) {
-	s.traces.mu.Lock()
-	defer s.traces.mu.Unlock()
-	s.traces.undos = append(s.traces.undos, undo{what, do})
+// Traces are the undos of a run's scenarios, kept as each is made, so that
+// a run cut short (Ctrl-C) still takes away what its scenarios made. Safe
+// for concurrent use.
+type Traces struct {
+	mu    sync.Mutex
+	undos []undo
 }
 
-// registerCleanup takes the scenario's traces away when it ends.
-func (s *scenario) registerCleanup(sc *godog.ScenarioContext) {
-	sc.After(func(ctx context.Context, _ *godog.Scenario, err error) (context.Context, error) {
-		if left := s.cleanUp(); left != nil {
-			return ctx, errors.Join(err, left)
-		}
-		return ctx, err
-	})
+// NewTraces is an empty set of traces.
+func NewTraces() *Traces { return &Traces{} }
+
+func (t *Traces) add(u undo) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.undos = append(t.undos, u)
 }
 
-// cleanUp runs the undos, the last kept first, each whatever became of the
-// others, on a context of its own: a scenario cut short by its deadline,
-// or a run by Ctrl-C, still takes its traces away.
-func (s *scenario) cleanUp() error {
-	s.traces.mu.Lock()
-	undos := s.traces.undos
-	s.traces.undos = nil
-	s.traces.mu.Unlock()
+// TakeAway runs every undo kept, the last kept first, whatever became of
+// the others, on a context of its own (a run cut short by Ctrl-C still
+// takes its traces away), and says what could not be taken away.
+func (t *Traces) TakeAway() []string {
+	t.mu.Lock()
+	undos := t.undos
+	t.undos = nil
+	t.mu.Unlock()
+	return runUndos(undos)
+}
+
+func runUndos(undos []undo) []string {
 	ctx, cancel := context.WithTimeout(context.Background(), undoTimeout)
 	defer cancel()
 	var left []string
@@ -76,10 +93,39 @@ func (s *scenario) cleanUp() error {
 			left = append(left, fmt.Sprintf("%s: %v", u.what, err))
 		}
 	}
-	if len(left) > 0 {
-		return fmt.Errorf("the scenario left a trace on the target: %s", strings.Join(left, "; "))
+	return left
+}
+
+// later keeps do, to take back what the scenario changed: for the run,
+// or for the scenario's end.
+func (s *scenario) later(what string, do func(ctx context.Context) error) {
+	u := undo{what: s.name + ": " + what, do: do}
+	if s.cfg.Traces != nil {
+		s.cfg.Traces.add(u)
+		return
 	}
-	return nil
+	s.traces.mu.Lock()
+	defer s.traces.mu.Unlock()
+	s.traces.undos = append(s.traces.undos, u)
+}
+
+// registerCleanup notes the scenario's name, for what its traces are
+// called, and takes its traces away when it ends where the run does not.
+func (s *scenario) registerCleanup(sc *godog.ScenarioContext) {
+	sc.Before(func(ctx context.Context, p *godog.Scenario) (context.Context, error) {
+		s.name = p.Name
+		return ctx, nil
+	})
+	sc.After(func(ctx context.Context, _ *godog.Scenario, err error) (context.Context, error) {
+		s.traces.mu.Lock()
+		undos := s.traces.undos
+		s.traces.undos = nil
+		s.traces.mu.Unlock()
+		if left := runUndos(undos); len(left) > 0 {
+			return ctx, errors.Join(err, fmt.Errorf("the scenario left a trace on the target: %s", strings.Join(left, "; ")))
+		}
+		return ctx, err
+	})
 }
 
 // made is told of every answer the scenario's requests receive, and keeps
@@ -104,6 +150,10 @@ func (s *scenario) made(ar apiRequest, resp *response) {
 			creds = owner
 		}
 		s.later("the upload "+out.ID, func(ctx context.Context) error { return s.removeAsset(ctx, creds, out.ID) })
+	case route == "POST /asset/upload" && resp.status == http.StatusOK && ar.header.Get(s.cfg.ChecksumHeader) != "":
+		// A server that answers "duplicate" to the checksum header may
+		// store the body all the same, as the reference does.
+		s.later("what an upload announced as a duplicate stored", func(ctx context.Context) error { return s.removeStoredBody(ctx, creds, ar, out.ID) })
 	case route == "POST /albums" && out.ID != "":
 		s.later("the album "+out.ID, s.removing(creds, http.MethodDelete, "/albums/"+out.ID, nil))
 	case route == "POST /shared-links" && out.ID != "":
@@ -179,4 +229,55 @@ func (s *scenario) removeAsset(ctx context.Context, creds credentials, id string
 		}
 	}
 	return s.removing(creds, http.MethodDelete, "/asset", map[string]any{"ids": ids, "force": true})(ctx)
+}
+
+// removeStoredBody takes away what a server stored of an upload it
+// answered as the duplicate of announced: the asset its file's bytes
+// make, found by their checksum, if it is another than announced. The
+// harness's files are made unique, so no asset of the user's own has
+// those bytes.
+func (s *scenario) removeStoredBody(ctx context.Context, creds credentials, ar apiRequest, announced string) error {
+	sum, ok := assetDataChecksum(ar)
+	if !ok {
+		return nil
+	}
+	var out struct {
+		Results []struct {
+			Action, Reason string
+			AssetID        string `json:"assetId"`
+		} `json:"results"`
+	}
+	in := map[string]any{"assets": []map[string]string{{"id": "stored", "checksum": sum}}}
+	if err := s.call(ctx, "asking what the body's checksum names", http.MethodPost, "/asset/bulk-upload-check", creds, in, &out, http.StatusOK); err != nil {
+		return err
+	}
+	for _, r := range out.Results {
+		if r.Action == "reject" && r.AssetID != "" && r.AssetID != announced {
+			return s.removeAsset(ctx, creds, r.AssetID)
+		}
+	}
+	return nil
+}
+
+// assetDataChecksum is the base64 SHA-1 of an upload's assetData part, as
+// a server writes an asset's checksum.
+func assetDataChecksum(ar apiRequest) (string, bool) {
+	_, params, err := mime.ParseMediaType(ar.contentType)
+	if err != nil || ar.body == nil {
+		return "", false
+	}
+	mr := multipart.NewReader(bytes.NewReader(ar.body), params["boundary"])
+	for {
+		p, err := mr.NextPart()
+		if err != nil {
+			return "", false
+		}
+		if p.FormName() == "assetData" {
+			h := sha1.New()
+			if _, err := io.Copy(h, p); err != nil {
+				return "", false
+			}
+			return base64.StdEncoding.EncodeToString(h.Sum(nil)), true
+		}
+	}
 }

@@ -79,6 +79,11 @@ type Config struct {
 	// step's requests, run at once: it must be safe for concurrent use.
 	Exchanged func(Exchange)
 
+	// Traces, if set, keeps what the scenarios made, for the runner to take
+	// away once they have ended (TakeAway); else each scenario takes its
+	// own away as it ends.
+	Traces *Traces
+
 	// made is told of every answer a scenario's request receives, so that
 	// what it made is taken away when the scenario ends (cleanup.go).
 	made func(apiRequest, *response)

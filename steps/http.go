@@ -81,6 +81,14 @@ type apiRequest struct {
 // send sends an API request and validates the response against the OpenAPI
 // document. It is safe to call from several goroutines.
 func (cfg Config) send(ctx context.Context, ar apiRequest) (*response, error) {
+	if ar.method == http.MethodPost {
+		// A request that may make something is let finish when the run is
+		// cut short (within madeGrace), so that what it made is known, and
+		// taken away.
+		var done context.CancelFunc
+		ctx, done = outlast(ctx, madeGrace)
+		defer done()
+	}
 	var body io.Reader
 	if ar.body != nil {
 		body = bytes.NewReader(ar.body)
@@ -118,6 +126,21 @@ func (cfg Config) send(ctx context.Context, ar apiRequest) (*response, error) {
 		return nil, err
 	}
 	return resp, err
+}
+
+// madeGrace is how long a request that may make something goes on once
+// the run is cut short.
+const madeGrace = 10 * time.Second
+
+// outlast is a context that ends grace after ctx does (or when done is
+// called).
+func outlast(ctx context.Context, grace time.Duration) (context.Context, context.CancelFunc) {
+	child, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	stop := context.AfterFunc(ctx, func() { time.AfterFunc(grace, cancel) })
+	return child, func() {
+		stop()
+		cancel()
+	}
 }
 
 // exchange describes a request sent and its answer (nil when none came)

@@ -53,6 +53,7 @@ type scenario struct {
 	accounts accountsState // users an admin deletes, restores and limits (accounts.go)
 	live     liveState     // connections to the live events (live.go)
 
+	name   string // the scenario's
 	traces traces // what the scenario made, to take away when it ends (cleanup.go)
 
 	step       string          // the id of the step that runs

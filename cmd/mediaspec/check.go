@@ -136,6 +136,9 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if g := res.Gone; g != nil {
 		return fmt.Errorf("the target stopped answering (%s) during %s: %d of %d scenarios failed, %d not run", g.Reason, g.During, res.Failed, len(res.Scenarios), res.NotRun)
 	}
+	if len(res.Traces) > 0 && res.Failed == 0 {
+		return fmt.Errorf("the run left %d traces on the target", len(res.Traces))
+	}
 	if !res.OK() {
 		return fmt.Errorf("%d of %d scenarios failed", res.Failed, len(res.Scenarios))
 	}
