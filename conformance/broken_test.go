@@ -29,518 +29,532 @@ import (
 	"github.com/mediaspec/mediaspec/mockserver/model"
 )
 
-// The broken variants of the mock: each wraps the real mock and breaks one
-// rule, as a real server might. The harness must fail on every one of them,
-// and the scenario named in the table must be among those that catch it.
+// brokenVariant is a broken variant of the mock: it wraps the real mock
+// and breaks one rule, as a real server might.
+type brokenVariant struct {
+	name   string
+	break_ func(http.Handler, model.Dataset) http.Handler
+	// caughtBy is a scenario that must fail (a prefix of its name).
+	caughtBy string
+	// tags name the features caughtBy belongs to: the target keeps the
+	// uploads' files for @pictures and @downloads (target).
+	tags string
+	// referenceShapes runs the variant on the mock answering in the
+	// reference's shapes: a listing that shows no album's assets.
+	referenceShapes bool
+}
+
+// brokenVariants are the variants of every area, each area's in a table
+// of its own.
+func brokenVariants() [][]brokenVariant {
+	return [][]brokenVariant{brokenBasics}
+}
+
+// brokenBasics are the variants of the uploads, the links and the areas
+// that came with them.
+var brokenBasics = []brokenVariant{
+	{
+		name: "drops a required field",
+		break_: editJSON(isUpload, func(status int, body any) (int, any) {
+			if m, ok := body.(map[string]any); ok {
+				delete(m, "duplicate")
+			}
+			return status, body
+		}),
+		caughtBy: "A new photo is stored and gets a new id",
+		tags:     "@upload",
+	},
+	{
+		name: "changes a type",
+		break_: editJSON(isListing, func(status int, body any) (int, any) {
+			eachLink(body, func(l map[string]any) {
+				if al, ok := l["album"].(map[string]any); ok {
+					al["assetCount"] = fmt.Sprint(al["assetCount"])
+				}
+			})
+			return status, body
+		}),
+		caughtBy: "Links come newest first",
+		tags:     "@shared-links",
+	},
+	{
+		name: "breaks an enum",
+		break_: editJSON(isListing, func(status int, body any) (int, any) {
+			eachLink(body, func(l map[string]any) {
+				l["type"] = strings.ToLower(fmt.Sprint(l["type"]))
+			})
+			return status, body
+		}),
+		caughtBy: "Album links carry their album, individual links their assets",
+		tags:     "@shared-links",
+	},
+	{
+		name: "answers the wrong status",
+		break_: editJSON(isUpload, func(status int, body any) (int, any) {
+			if status == http.StatusCreated {
+				status = http.StatusOK
+			}
+			return status, body
+		}),
+		caughtBy: "A new photo is stored and gets a new id",
+		tags:     "@upload",
+	},
+	{
+		name: "stops detecting duplicates",
+		break_: editJSON(isUpload, func(status int, body any) (int, any) {
+			if m, ok := body.(map[string]any); ok && status == http.StatusOK && m["duplicate"] == true {
+				return http.StatusCreated, map[string]any{"id": newUUID(), "duplicate": false}
+			}
+			return status, body
+		}),
+		caughtBy: "The same file uploaded twice is stored once",
+		tags:     "@upload",
+	},
+	{
+		name:     "returns another user's links",
+		break_:   withOthersLinks,
+		caughtBy: "Another user's links are not in my list",
+		tags:     "@shared-links",
+	},
+	{
+		name: "orders the list oldest first",
+		break_: editJSON(isListing, func(status int, body any) (int, any) {
+			if list, ok := body.([]any); ok {
+				slices.Reverse(list)
+			}
+			return status, body
+		}),
+		caughtBy: "Links come newest first",
+		tags:     "@shared-links",
+	},
+	{
+		name: "answers 500 to a bad date",
+		break_: editJSON(isUpload, func(status int, body any) (int, any) {
+			if m, ok := body.(map[string]any); ok && strings.HasSuffix(fmt.Sprint(m["message"]), "must be a date string") {
+				return http.StatusInternalServerError, errorBody(http.StatusInternalServerError, "Internal server error")
+			}
+			return status, body
+		}),
+		caughtBy: "A date the server cannot read is the one problem reported",
+		tags:     "@upload",
+	},
+	{
+		name: "accepts a missing deviceId",
+		break_: editJSON(isUpload, func(status int, body any) (int, any) {
+			if m, ok := body.(map[string]any); ok && status == http.StatusBadRequest &&
+				fmt.Sprint(m["message"]) == "[deviceId must be a string deviceId should not be empty]" {
+				return http.StatusCreated, map[string]any{"id": newUUID(), "duplicate": false}
+			}
+			return status, body
+		}),
+		caughtBy: "Every required text part must be there",
+		tags:     "@upload",
+	},
+	{
+		name: "returns a hex checksum",
+		break_: editJSON(isListing, func(status int, body any) (int, any) {
+			eachLink(body, func(l map[string]any) {
+				assets, _ := l["assets"].([]any)
+				if al, ok := l["album"].(map[string]any); ok {
+					more, _ := al["assets"].([]any)
+					assets = append(assets, more...)
+				}
+				for _, a := range assets {
+					if a, ok := a.(map[string]any); ok {
+						if b, err := base64.StdEncoding.DecodeString(fmt.Sprint(a["checksum"])); err == nil {
+							a["checksum"] = hex.EncodeToString(b)
+						}
+					}
+				}
+			})
+			return status, body
+		}),
+		caughtBy: "Checksums are base64-encoded SHA-1 digests",
+		tags:     "@shared-links",
+	},
+	{
+		name:     "returns a non-JSON error",
+		break_:   plainTextErrors,
+		caughtBy: "Uploads without valid credentials are refused",
+		tags:     "",
+	},
+	{
+		name:     "stores the body of a checksum-header duplicate",
+		break_:   storesAfterChecksumDuplicate,
+		caughtBy: "A duplicate found by the checksum header stores nothing",
+		tags:     "@upload",
+	},
+	{
+		name: "sends a single problem of the text parts as a string",
+		break_: editJSON(isUpload, func(status int, body any) (int, any) {
+			if m, ok := body.(map[string]any); ok && status == http.StatusBadRequest {
+				if list, ok := m["message"].([]any); ok && len(list) == 1 {
+					m["message"] = list[0]
+				}
+			}
+			return status, body
+		}),
+		caughtBy: "Values the server cannot read are refused",
+		tags:     "@upload",
+	},
+	{
+		name: "answers a broken body with some other client error",
+		break_: editJSON(isUpload, func(status int, body any) (int, any) {
+			if m, ok := body.(map[string]any); ok && status == http.StatusBadRequest && strings.HasPrefix(fmt.Sprint(m["message"]), "Malformed multipart body") {
+				return http.StatusUnprocessableEntity, errorBody(http.StatusUnprocessableEntity, fmt.Sprint(m["message"]))
+			}
+			return status, body
+		}),
+		caughtBy: "A broken body is refused and the server keeps answering",
+		tags:     "@robustness",
+	},
+	{
+		name:     "reads the upload before the credentials",
+		break_:   validatesBeforeCredentials,
+		caughtBy: "Without credentials, an upload that lacks a part is refused for want of credentials",
+		tags:     "@upload",
+	},
+	{
+		name:     "answers the checksum header through a link without upload rights",
+		break_:   checksumBeforeUploadRights,
+		caughtBy: "A link that does not let its holder upload does not tell which files its owner has",
+		tags:     "@upload",
+	},
+	{
+		name:     "lets identical uploads racing each other each create an asset",
+		break_:   racesIdenticalUploads,
+		caughtBy: "Identical uploads racing each other create one asset",
+		tags:     "@upload",
+	},
+	{
+		name:     "dies on a cut-off multipart body",
+		break_:   diesOnCutOffBody,
+		caughtBy: "A body cut off before its end is refused and the server keeps answering",
+		tags:     "@robustness",
+	},
+	{
+		name: "says a link is deleted and keeps its key alive",
+		break_: func(h http.Handler, _ model.Dataset) http.Handler {
+			return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				if r.Method == http.MethodDelete && strings.HasPrefix(r.URL.Path, "/api/shared-links/") && !strings.HasSuffix(r.URL.Path, "/assets") {
+					w.WriteHeader(http.StatusOK)
+					return
+				}
+				h.ServeHTTP(w, r)
+			})
+		},
+		caughtBy: "A link is edited, then deleted",
+		tags:     "@shared-links",
+	},
+	{
+		name:     "counts an album's assets wrong",
+		break_:   editJSON(isRequest(http.MethodGet, "/api/albums/"), plusOneAsset),
+		caughtBy: "An album made of photos holds them and counts them",
+		tags:     "@albums",
+	},
+	{
+		name: "puts another user's photo into my album",
+		break_: editJSON(isRequest(http.MethodPut, "/api/albums/"), func(status int, body any) (int, any) {
+			list, _ := body.([]any)
+			for _, r := range list {
+				if m, ok := r.(map[string]any); ok && m["error"] == "no_permission" {
+					m["success"] = true
+					delete(m, "error")
+				}
+			}
+			return status, body
+		}),
+		caughtBy: "Another user's photo cannot go into my album",
+		tags:     "@albums",
+	},
+	{
+		name: "opens a link without its password",
+		break_: editJSON(isRequest(http.MethodGet, "/api/shared-links/me"), func(status int, body any) (int, any) {
+			if status == http.StatusUnauthorized {
+				return http.StatusOK, map[string]any{}
+			}
+			return status, body
+		}),
+		caughtBy: "A link with a password opens only with it",
+		tags:     "@shared-links",
+	},
+	{
+		name: "shows a hiding link's file names to its holder",
+		break_: editJSON(isRequest(http.MethodGet, "/api/shared-links/me"), func(status int, body any) (int, any) {
+			if m, ok := body.(map[string]any); ok {
+				list, _ := m["assets"].([]any)
+				for _, a := range list {
+					if a, ok := a.(map[string]any); ok {
+						a["originalFileName"] = "IMG_4021.JPG"
+					}
+				}
+			}
+			return status, body
+		}),
+		caughtBy: "A link that hides metadata shows only what a page needs",
+		tags:     "@shared-links",
+	},
+	{
+		name: "accepts a file it already has in the batch check",
+		break_: editJSON(isRequest(http.MethodPost, "/api/asset/bulk-upload-check"), func(status int, body any) (int, any) {
+			if m, ok := body.(map[string]any); ok {
+				list, _ := m["results"].([]any)
+				for _, r := range list {
+					if r, ok := r.(map[string]any); ok {
+						r["action"] = "accept"
+						delete(r, "reason")
+						delete(r, "assetId")
+					}
+				}
+			}
+			return status, body
+		}),
+		caughtBy: "The server says which files of a batch it already has",
+		tags:     "@upload",
+	},
+	{
+		name: "serves the preview as the thumbnail",
+		break_: func(h http.Handler, _ model.Dataset) http.Handler {
+			return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				if strings.HasPrefix(r.URL.Path, "/api/asset/thumbnail/") {
+					r.URL.RawQuery = "format=JPEG"
+				}
+				h.ServeHTTP(w, r)
+			})
+		},
+		caughtBy: "The thumbnail is a WEBP picture whose smaller side is 250 pixels",
+		tags:     "@pictures",
+	},
+	{
+		name: "serves a made picture as the original",
+		break_: func(h http.Handler, _ model.Dataset) http.Handler {
+			return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				if strings.HasPrefix(r.URL.Path, "/api/asset/file/") {
+					r.URL.RawQuery = "isWeb=true"
+				}
+				h.ServeHTTP(w, r)
+			})
+		},
+		caughtBy: "The original comes back byte for byte",
+		tags:     "@pictures",
+	},
+	{
+		name: "lets a link's key list its owner's links",
+		break_: func(h http.Handler, _ model.Dataset) http.Handler {
+			return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				q := r.URL.Query()
+				if isListing(r) && (q.Has("key") || r.Header.Get("x-immich-share-key") != "") {
+					// As a server that acts as the link's owner here
+					// too: the scenarios' links are the default user's.
+					q.Del("key")
+					r.URL.RawQuery = q.Encode()
+					r.Header.Del("x-immich-share-key")
+					r.Header.Set("x-api-key", apiKey)
+				}
+				h.ServeHTTP(w, r)
+			})
+		},
+		caughtBy: "A shared link's key cannot list links",
+		tags:     "@shared-links",
+	},
+	{
+		name: "sends the original through a link that keeps it back",
+		break_: func(h http.Handler, _ model.Dataset) http.Handler {
+			return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				q := r.URL.Query()
+				if strings.HasPrefix(r.URL.Path, "/api/asset/file/") && (q.Has("key") || r.Header.Get("x-immich-share-key") != "") {
+					// As a server that forgets the link's rule: the
+					// original, as its owner gets it.
+					q.Del("key")
+					r.URL.RawQuery = q.Encode()
+					r.Header.Del("x-immich-share-key")
+					r.Header.Set("x-api-key", apiKey)
+				}
+				h.ServeHTTP(w, r)
+			})
+		},
+		caughtBy: "A link that keeps the originals back sends the thumbnail instead",
+		tags:     "@pictures",
+	},
+	{
+		name: "refuses an upload at its declared limit",
+		break_: answer(func(r *http.Request) bool { return isUpload(r) && r.ContentLength >= uploadLimit },
+			func(*http.Request) (int, any) {
+				return http.StatusRequestEntityTooLarge, errorBody(http.StatusRequestEntityTooLarge, "Upload is too large")
+			}),
+		caughtBy: "An upload exactly at the limit is stored",
+		tags:     "@upload-limit",
+	},
+	{
+		name: "answers a ping with something else",
+		break_: editJSON(isRequest(http.MethodGet, "/api/server-info/ping"), func(status int, _ any) (int, any) {
+			return status, map[string]any{"res": "ok"}
+		}),
+		caughtBy: "The server answers a ping",
+		tags:     "@server-info",
+	},
+	{
+		name: "lists albums without the one just made",
+		break_: editJSON(func(r *http.Request) bool { return r.Method == http.MethodGet && r.URL.Path == "/api/albums" }, // not /api/albums/{id}
+			func(status int, _ any) (int, any) { return status, []any{} }),
+		caughtBy: "My albums list the album I made",
+		tags:     "@albums",
+	},
+	{
+		name: "says a photo was added to a link but does not add it",
+		break_: answer(func(r *http.Request) bool {
+			return r.Method == http.MethodPut && strings.HasPrefix(r.URL.Path, "/api/shared-links/") && strings.HasSuffix(r.URL.Path, "/assets")
+		}, func(r *http.Request) (int, any) {
+			var in struct{ AssetIDs []string }
+			_ = json.NewDecoder(r.Body).Decode(&in)
+			out := []map[string]any{}
+			for _, id := range in.AssetIDs {
+				out = append(out, map[string]any{"assetId": id, "success": true})
+			}
+			return http.StatusOK, out
+		}),
+		caughtBy: "Photos are added to a link and taken out again",
+		tags:     "@shared-links",
+	},
+	{
+		name: "answers a user without a portrait with a server error",
+		break_: answer(func(r *http.Request) bool { return strings.HasSuffix(r.URL.Path, "/profile-image") },
+			func(*http.Request) (int, any) {
+				return http.StatusInternalServerError, errorBody(http.StatusInternalServerError, "Internal server error")
+			}),
+		caughtBy: "A user without a portrait has no profile image",
+		tags:     "@users",
+	},
+	{
+		name:            "counts an album's assets wrong, where the listing shows none of them",
+		break_:          editJSON(isRequest(http.MethodGet, "/api/albums/"), plusOneAsset),
+		caughtBy:        "An album's asset count matches the assets it holds",
+		tags:            "@shared-links",
+		referenceShapes: true,
+	},
+	{
+		name: "shows no thumbnail for an album with assets, where the listing shows none of them",
+		break_: editJSON(isRequest(http.MethodGet, "/api/albums/"), func(status int, body any) (int, any) {
+			if m, ok := body.(map[string]any); ok {
+				m["albumThumbnailAssetId"] = nil
+			}
+			return status, body
+		}),
+		caughtBy:        "An album's thumbnail is one of its assets",
+		tags:            "@shared-links",
+		referenceShapes: true,
+	},
+	{
+		name: "dates an album a day before its first asset, where the listing shows none of them",
+		break_: editJSON(isRequest(http.MethodGet, "/api/albums/"), func(status int, body any) (int, any) {
+			if m, ok := body.(map[string]any); ok {
+				if start, err := time.Parse(time.RFC3339Nano, fmt.Sprint(m["startDate"])); err == nil {
+					m["startDate"] = start.Add(-24 * time.Hour).Format(time.RFC3339Nano)
+				}
+			}
+			return status, body
+		}),
+		caughtBy:        "An album's start and end dates bound its assets",
+		tags:            "@shared-links",
+		referenceShapes: true,
+	},
+	{
+		name:            "adds what a link's holder uploads to the link's album, where the listing shows none of them",
+		break_:          addsLinkUploadsToAlbum,
+		caughtBy:        "What is uploaded through a link is not added to the link",
+		tags:            "@upload",
+		referenceShapes: true,
+	},
+	{
+		name: "opens a link with another photo, one that names the shared photo as its live video",
+		break_: editJSON(isRequest(http.MethodGet, "/api/shared-links/me"), func(status int, body any) (int, any) {
+			if m, ok := body.(map[string]any); ok {
+				list, _ := m["assets"].([]any)
+				for _, a := range list {
+					if a, ok := a.(map[string]any); ok {
+						a["livePhotoVideoId"], a["id"] = a["id"], newUUID()
+					}
+				}
+			}
+			return status, body
+		}),
+		caughtBy: "A link opens with its key",
+		tags:     "@shared-links",
+	},
+	{
+		name:     "makes an API key of another user",
+		break_:   makesKeysOfAnotherUser,
+		caughtBy: "An API key made in a session works at once",
+		tags:     "@sessions",
+	},
+	{
+		name:     "lets a link's holder download what the link does not allow",
+		break_:   downloadsAsOwner,
+		caughtBy: "A link that does not allow downloads gives nothing, through any route",
+		tags:     "@downloads",
+	},
+	{
+		name:     "leaves a photo out of an archive",
+		break_:   archiveLeavesOneOut,
+		caughtBy: "A link that allows downloads gives an archive of exactly its photos",
+		tags:     "@downloads",
+	},
+	{
+		name:     "sends other bytes in a well-formed archive",
+		break_:   archiveOtherBytes,
+		caughtBy: "A link that allows downloads gives an archive of exactly its photos",
+		tags:     "@downloads",
+	},
+	{
+		name:     "shows a link's holder the photos its owner trashed",
+		break_:   showsTrashInLinks,
+		caughtBy: "A trashed photo leaves a link",
+		tags:     "@library",
+	},
+	{
+		name:     "says a photo was taken out of an album and keeps it there",
+		break_:   keepsPhotosTakenOutOfAlbums,
+		caughtBy: "A photo taken out of an album leaves the album's link",
+		tags:     "@library",
+	},
+	{
+		name:     "shows a link's holder only the photos of the link's owner",
+		break_:   showsLinksOnlyTheirOwnersPhotos,
+		caughtBy: "A photo an editor adds to a shared album joins the album's link",
+		tags:     "@library",
+	},
+	{
+		name:     "counts one photo too many in each month of a link's timeline",
+		break_:   countsTimelineMonthsOneTooMany,
+		caughtBy: "A link's timeline counts and shows exactly",
+		tags:     "@library",
+	},
+	{
+		name:     "keeps a deleted user's links open",
+		break_:   opensDeletedUsersLinks,
+		caughtBy: "A deleted user's links open nothing",
+		tags:     "@accounts",
+	},
+	{
+		name:     "lets an upload past its owner's storage quota",
+		break_:   letsUploadsPastQuota,
+		caughtBy: "A storage quota refuses an upload that would pass it",
+		tags:     "@accounts",
+	},
+	{
+		name:     "tells every connection of an upload, whoever's it is",
+		break_:   tellsEveryConnectionOfUploads,
+		caughtBy: "An upload is told to its owner's connection and to no other user's",
+		tags:     "@live",
+	},
+}
+
+// TestBrokenVariantsAreCaught: the harness must fail on every broken
+// variant of the mock, and the scenario named in its table must be among
+// those that catch it.
 func TestBrokenVariantsAreCaught(t *testing.T) {
 	t.Parallel()
-	for _, tc := range []struct {
-		name   string
-		break_ func(http.Handler, model.Dataset) http.Handler
-		// caughtBy is a scenario that must fail (a prefix of its name).
-		caughtBy string
-		// tags name the features caughtBy belongs to: the target keeps the
-		// uploads' files for @pictures and @downloads (target).
-		tags string
-		// referenceShapes runs the variant on the mock answering in the
-		// reference's shapes: a listing that shows no album's assets.
-		referenceShapes bool
-	}{
-		{
-			name: "drops a required field",
-			break_: editJSON(isUpload, func(status int, body any) (int, any) {
-				if m, ok := body.(map[string]any); ok {
-					delete(m, "duplicate")
-				}
-				return status, body
-			}),
-			caughtBy: "A new photo is stored and gets a new id",
-			tags:     "@upload",
-		},
-		{
-			name: "changes a type",
-			break_: editJSON(isListing, func(status int, body any) (int, any) {
-				eachLink(body, func(l map[string]any) {
-					if al, ok := l["album"].(map[string]any); ok {
-						al["assetCount"] = fmt.Sprint(al["assetCount"])
-					}
-				})
-				return status, body
-			}),
-			caughtBy: "Links come newest first",
-			tags:     "@shared-links",
-		},
-		{
-			name: "breaks an enum",
-			break_: editJSON(isListing, func(status int, body any) (int, any) {
-				eachLink(body, func(l map[string]any) {
-					l["type"] = strings.ToLower(fmt.Sprint(l["type"]))
-				})
-				return status, body
-			}),
-			caughtBy: "Album links carry their album, individual links their assets",
-			tags:     "@shared-links",
-		},
-		{
-			name: "answers the wrong status",
-			break_: editJSON(isUpload, func(status int, body any) (int, any) {
-				if status == http.StatusCreated {
-					status = http.StatusOK
-				}
-				return status, body
-			}),
-			caughtBy: "A new photo is stored and gets a new id",
-			tags:     "@upload",
-		},
-		{
-			name: "stops detecting duplicates",
-			break_: editJSON(isUpload, func(status int, body any) (int, any) {
-				if m, ok := body.(map[string]any); ok && status == http.StatusOK && m["duplicate"] == true {
-					return http.StatusCreated, map[string]any{"id": newUUID(), "duplicate": false}
-				}
-				return status, body
-			}),
-			caughtBy: "The same file uploaded twice is stored once",
-			tags:     "@upload",
-		},
-		{
-			name:     "returns another user's links",
-			break_:   withOthersLinks,
-			caughtBy: "Another user's links are not in my list",
-			tags:     "@shared-links",
-		},
-		{
-			name: "orders the list oldest first",
-			break_: editJSON(isListing, func(status int, body any) (int, any) {
-				if list, ok := body.([]any); ok {
-					slices.Reverse(list)
-				}
-				return status, body
-			}),
-			caughtBy: "Links come newest first",
-			tags:     "@shared-links",
-		},
-		{
-			name: "answers 500 to a bad date",
-			break_: editJSON(isUpload, func(status int, body any) (int, any) {
-				if m, ok := body.(map[string]any); ok && strings.HasSuffix(fmt.Sprint(m["message"]), "must be a date string") {
-					return http.StatusInternalServerError, errorBody(http.StatusInternalServerError, "Internal server error")
-				}
-				return status, body
-			}),
-			caughtBy: "A date the server cannot read is the one problem reported",
-			tags:     "@upload",
-		},
-		{
-			name: "accepts a missing deviceId",
-			break_: editJSON(isUpload, func(status int, body any) (int, any) {
-				if m, ok := body.(map[string]any); ok && status == http.StatusBadRequest &&
-					fmt.Sprint(m["message"]) == "[deviceId must be a string deviceId should not be empty]" {
-					return http.StatusCreated, map[string]any{"id": newUUID(), "duplicate": false}
-				}
-				return status, body
-			}),
-			caughtBy: "Every required text part must be there",
-			tags:     "@upload",
-		},
-		{
-			name: "returns a hex checksum",
-			break_: editJSON(isListing, func(status int, body any) (int, any) {
-				eachLink(body, func(l map[string]any) {
-					assets, _ := l["assets"].([]any)
-					if al, ok := l["album"].(map[string]any); ok {
-						more, _ := al["assets"].([]any)
-						assets = append(assets, more...)
-					}
-					for _, a := range assets {
-						if a, ok := a.(map[string]any); ok {
-							if b, err := base64.StdEncoding.DecodeString(fmt.Sprint(a["checksum"])); err == nil {
-								a["checksum"] = hex.EncodeToString(b)
-							}
-						}
-					}
-				})
-				return status, body
-			}),
-			caughtBy: "Checksums are base64-encoded SHA-1 digests",
-			tags:     "@shared-links",
-		},
-		{
-			name:     "returns a non-JSON error",
-			break_:   plainTextErrors,
-			caughtBy: "Uploads without valid credentials are refused",
-			tags:     "",
-		},
-		{
-			name:     "stores the body of a checksum-header duplicate",
-			break_:   storesAfterChecksumDuplicate,
-			caughtBy: "A duplicate found by the checksum header stores nothing",
-			tags:     "@upload",
-		},
-		{
-			name: "sends a single problem of the text parts as a string",
-			break_: editJSON(isUpload, func(status int, body any) (int, any) {
-				if m, ok := body.(map[string]any); ok && status == http.StatusBadRequest {
-					if list, ok := m["message"].([]any); ok && len(list) == 1 {
-						m["message"] = list[0]
-					}
-				}
-				return status, body
-			}),
-			caughtBy: "Values the server cannot read are refused",
-			tags:     "@upload",
-		},
-		{
-			name: "answers a broken body with some other client error",
-			break_: editJSON(isUpload, func(status int, body any) (int, any) {
-				if m, ok := body.(map[string]any); ok && status == http.StatusBadRequest && strings.HasPrefix(fmt.Sprint(m["message"]), "Malformed multipart body") {
-					return http.StatusUnprocessableEntity, errorBody(http.StatusUnprocessableEntity, fmt.Sprint(m["message"]))
-				}
-				return status, body
-			}),
-			caughtBy: "A broken body is refused and the server keeps answering",
-			tags:     "@robustness",
-		},
-		{
-			name:     "reads the upload before the credentials",
-			break_:   validatesBeforeCredentials,
-			caughtBy: "Without credentials, an upload that lacks a part is refused for want of credentials",
-			tags:     "@upload",
-		},
-		{
-			name:     "answers the checksum header through a link without upload rights",
-			break_:   checksumBeforeUploadRights,
-			caughtBy: "A link that does not let its holder upload does not tell which files its owner has",
-			tags:     "@upload",
-		},
-		{
-			name:     "lets identical uploads racing each other each create an asset",
-			break_:   racesIdenticalUploads,
-			caughtBy: "Identical uploads racing each other create one asset",
-			tags:     "@upload",
-		},
-		{
-			name:     "dies on a cut-off multipart body",
-			break_:   diesOnCutOffBody,
-			caughtBy: "A body cut off before its end is refused and the server keeps answering",
-			tags:     "@robustness",
-		},
-		{
-			name: "says a link is deleted and keeps its key alive",
-			break_: func(h http.Handler, _ model.Dataset) http.Handler {
-				return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-					if r.Method == http.MethodDelete && strings.HasPrefix(r.URL.Path, "/api/shared-links/") && !strings.HasSuffix(r.URL.Path, "/assets") {
-						w.WriteHeader(http.StatusOK)
-						return
-					}
-					h.ServeHTTP(w, r)
-				})
-			},
-			caughtBy: "A link is edited, then deleted",
-			tags:     "@shared-links",
-		},
-		{
-			name:     "counts an album's assets wrong",
-			break_:   editJSON(isRequest(http.MethodGet, "/api/albums/"), plusOneAsset),
-			caughtBy: "An album made of photos holds them and counts them",
-			tags:     "@albums",
-		},
-		{
-			name: "puts another user's photo into my album",
-			break_: editJSON(isRequest(http.MethodPut, "/api/albums/"), func(status int, body any) (int, any) {
-				list, _ := body.([]any)
-				for _, r := range list {
-					if m, ok := r.(map[string]any); ok && m["error"] == "no_permission" {
-						m["success"] = true
-						delete(m, "error")
-					}
-				}
-				return status, body
-			}),
-			caughtBy: "Another user's photo cannot go into my album",
-			tags:     "@albums",
-		},
-		{
-			name: "opens a link without its password",
-			break_: editJSON(isRequest(http.MethodGet, "/api/shared-links/me"), func(status int, body any) (int, any) {
-				if status == http.StatusUnauthorized {
-					return http.StatusOK, map[string]any{}
-				}
-				return status, body
-			}),
-			caughtBy: "A link with a password opens only with it",
-			tags:     "@shared-links",
-		},
-		{
-			name: "shows a hiding link's file names to its holder",
-			break_: editJSON(isRequest(http.MethodGet, "/api/shared-links/me"), func(status int, body any) (int, any) {
-				if m, ok := body.(map[string]any); ok {
-					list, _ := m["assets"].([]any)
-					for _, a := range list {
-						if a, ok := a.(map[string]any); ok {
-							a["originalFileName"] = "IMG_4021.JPG"
-						}
-					}
-				}
-				return status, body
-			}),
-			caughtBy: "A link that hides metadata shows only what a page needs",
-			tags:     "@shared-links",
-		},
-		{
-			name: "accepts a file it already has in the batch check",
-			break_: editJSON(isRequest(http.MethodPost, "/api/asset/bulk-upload-check"), func(status int, body any) (int, any) {
-				if m, ok := body.(map[string]any); ok {
-					list, _ := m["results"].([]any)
-					for _, r := range list {
-						if r, ok := r.(map[string]any); ok {
-							r["action"] = "accept"
-							delete(r, "reason")
-							delete(r, "assetId")
-						}
-					}
-				}
-				return status, body
-			}),
-			caughtBy: "The server says which files of a batch it already has",
-			tags:     "@upload",
-		},
-		{
-			name: "serves the preview as the thumbnail",
-			break_: func(h http.Handler, _ model.Dataset) http.Handler {
-				return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-					if strings.HasPrefix(r.URL.Path, "/api/asset/thumbnail/") {
-						r.URL.RawQuery = "format=JPEG"
-					}
-					h.ServeHTTP(w, r)
-				})
-			},
-			caughtBy: "The thumbnail is a WEBP picture whose smaller side is 250 pixels",
-			tags:     "@pictures",
-		},
-		{
-			name: "serves a made picture as the original",
-			break_: func(h http.Handler, _ model.Dataset) http.Handler {
-				return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-					if strings.HasPrefix(r.URL.Path, "/api/asset/file/") {
-						r.URL.RawQuery = "isWeb=true"
-					}
-					h.ServeHTTP(w, r)
-				})
-			},
-			caughtBy: "The original comes back byte for byte",
-			tags:     "@pictures",
-		},
-		{
-			name: "lets a link's key list its owner's links",
-			break_: func(h http.Handler, _ model.Dataset) http.Handler {
-				return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-					q := r.URL.Query()
-					if isListing(r) && (q.Has("key") || r.Header.Get("x-immich-share-key") != "") {
-						// As a server that acts as the link's owner here
-						// too: the scenarios' links are the default user's.
-						q.Del("key")
-						r.URL.RawQuery = q.Encode()
-						r.Header.Del("x-immich-share-key")
-						r.Header.Set("x-api-key", apiKey)
-					}
-					h.ServeHTTP(w, r)
-				})
-			},
-			caughtBy: "A shared link's key cannot list links",
-			tags:     "@shared-links",
-		},
-		{
-			name: "sends the original through a link that keeps it back",
-			break_: func(h http.Handler, _ model.Dataset) http.Handler {
-				return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-					q := r.URL.Query()
-					if strings.HasPrefix(r.URL.Path, "/api/asset/file/") && (q.Has("key") || r.Header.Get("x-immich-share-key") != "") {
-						// As a server that forgets the link's rule: the
-						// original, as its owner gets it.
-						q.Del("key")
-						r.URL.RawQuery = q.Encode()
-						r.Header.Del("x-immich-share-key")
-						r.Header.Set("x-api-key", apiKey)
-					}
-					h.ServeHTTP(w, r)
-				})
-			},
-			caughtBy: "A link that keeps the originals back sends the thumbnail instead",
-			tags:     "@pictures",
-		},
-		{
-			name: "refuses an upload at its declared limit",
-			break_: answer(func(r *http.Request) bool { return isUpload(r) && r.ContentLength >= uploadLimit },
-				func(*http.Request) (int, any) {
-					return http.StatusRequestEntityTooLarge, errorBody(http.StatusRequestEntityTooLarge, "Upload is too large")
-				}),
-			caughtBy: "An upload exactly at the limit is stored",
-			tags:     "@upload-limit",
-		},
-		{
-			name: "answers a ping with something else",
-			break_: editJSON(isRequest(http.MethodGet, "/api/server-info/ping"), func(status int, _ any) (int, any) {
-				return status, map[string]any{"res": "ok"}
-			}),
-			caughtBy: "The server answers a ping",
-			tags:     "@server-info",
-		},
-		{
-			name: "lists albums without the one just made",
-			break_: editJSON(func(r *http.Request) bool { return r.Method == http.MethodGet && r.URL.Path == "/api/albums" }, // not /api/albums/{id}
-				func(status int, _ any) (int, any) { return status, []any{} }),
-			caughtBy: "My albums list the album I made",
-			tags:     "@albums",
-		},
-		{
-			name: "says a photo was added to a link but does not add it",
-			break_: answer(func(r *http.Request) bool {
-				return r.Method == http.MethodPut && strings.HasPrefix(r.URL.Path, "/api/shared-links/") && strings.HasSuffix(r.URL.Path, "/assets")
-			}, func(r *http.Request) (int, any) {
-				var in struct{ AssetIDs []string }
-				_ = json.NewDecoder(r.Body).Decode(&in)
-				out := []map[string]any{}
-				for _, id := range in.AssetIDs {
-					out = append(out, map[string]any{"assetId": id, "success": true})
-				}
-				return http.StatusOK, out
-			}),
-			caughtBy: "Photos are added to a link and taken out again",
-			tags:     "@shared-links",
-		},
-		{
-			name: "answers a user without a portrait with a server error",
-			break_: answer(func(r *http.Request) bool { return strings.HasSuffix(r.URL.Path, "/profile-image") },
-				func(*http.Request) (int, any) {
-					return http.StatusInternalServerError, errorBody(http.StatusInternalServerError, "Internal server error")
-				}),
-			caughtBy: "A user without a portrait has no profile image",
-			tags:     "@users",
-		},
-		{
-			name:            "counts an album's assets wrong, where the listing shows none of them",
-			break_:          editJSON(isRequest(http.MethodGet, "/api/albums/"), plusOneAsset),
-			caughtBy:        "An album's asset count matches the assets it holds",
-			tags:            "@shared-links",
-			referenceShapes: true,
-		},
-		{
-			name: "shows no thumbnail for an album with assets, where the listing shows none of them",
-			break_: editJSON(isRequest(http.MethodGet, "/api/albums/"), func(status int, body any) (int, any) {
-				if m, ok := body.(map[string]any); ok {
-					m["albumThumbnailAssetId"] = nil
-				}
-				return status, body
-			}),
-			caughtBy:        "An album's thumbnail is one of its assets",
-			tags:            "@shared-links",
-			referenceShapes: true,
-		},
-		{
-			name: "dates an album a day before its first asset, where the listing shows none of them",
-			break_: editJSON(isRequest(http.MethodGet, "/api/albums/"), func(status int, body any) (int, any) {
-				if m, ok := body.(map[string]any); ok {
-					if start, err := time.Parse(time.RFC3339Nano, fmt.Sprint(m["startDate"])); err == nil {
-						m["startDate"] = start.Add(-24 * time.Hour).Format(time.RFC3339Nano)
-					}
-				}
-				return status, body
-			}),
-			caughtBy:        "An album's start and end dates bound its assets",
-			tags:            "@shared-links",
-			referenceShapes: true,
-		},
-		{
-			name:            "adds what a link's holder uploads to the link's album, where the listing shows none of them",
-			break_:          addsLinkUploadsToAlbum,
-			caughtBy:        "What is uploaded through a link is not added to the link",
-			tags:            "@upload",
-			referenceShapes: true,
-		},
-		{
-			name: "opens a link with another photo, one that names the shared photo as its live video",
-			break_: editJSON(isRequest(http.MethodGet, "/api/shared-links/me"), func(status int, body any) (int, any) {
-				if m, ok := body.(map[string]any); ok {
-					list, _ := m["assets"].([]any)
-					for _, a := range list {
-						if a, ok := a.(map[string]any); ok {
-							a["livePhotoVideoId"], a["id"] = a["id"], newUUID()
-						}
-					}
-				}
-				return status, body
-			}),
-			caughtBy: "A link opens with its key",
-			tags:     "@shared-links",
-		},
-		{
-			name:     "makes an API key of another user",
-			break_:   makesKeysOfAnotherUser,
-			caughtBy: "An API key made in a session works at once",
-			tags:     "@sessions",
-		},
-		{
-			name:     "lets a link's holder download what the link does not allow",
-			break_:   downloadsAsOwner,
-			caughtBy: "A link that does not allow downloads gives nothing, through any route",
-			tags:     "@downloads",
-		},
-		{
-			name:     "leaves a photo out of an archive",
-			break_:   archiveLeavesOneOut,
-			caughtBy: "A link that allows downloads gives an archive of exactly its photos",
-			tags:     "@downloads",
-		},
-		{
-			name:     "sends other bytes in a well-formed archive",
-			break_:   archiveOtherBytes,
-			caughtBy: "A link that allows downloads gives an archive of exactly its photos",
-			tags:     "@downloads",
-		},
-		{
-			name:     "shows a link's holder the photos its owner trashed",
-			break_:   showsTrashInLinks,
-			caughtBy: "A trashed photo leaves a link",
-			tags:     "@library",
-		},
-		{
-			name:     "says a photo was taken out of an album and keeps it there",
-			break_:   keepsPhotosTakenOutOfAlbums,
-			caughtBy: "A photo taken out of an album leaves the album's link",
-			tags:     "@library",
-		},
-		{
-			name:     "shows a link's holder only the photos of the link's owner",
-			break_:   showsLinksOnlyTheirOwnersPhotos,
-			caughtBy: "A photo an editor adds to a shared album joins the album's link",
-			tags:     "@library",
-		},
-		{
-			name:     "counts one photo too many in each month of a link's timeline",
-			break_:   countsTimelineMonthsOneTooMany,
-			caughtBy: "A link's timeline counts and shows exactly",
-			tags:     "@library",
-		},
-		{
-			name:     "keeps a deleted user's links open",
-			break_:   opensDeletedUsersLinks,
-			caughtBy: "A deleted user's links open nothing",
-			tags:     "@accounts",
-		},
-		{
-			name:     "lets an upload past its owner's storage quota",
-			break_:   letsUploadsPastQuota,
-			caughtBy: "A storage quota refuses an upload that would pass it",
-			tags:     "@accounts",
-		},
-		{
-			name:     "tells every connection of an upload, whoever's it is",
-			break_:   tellsEveryConnectionOfUploads,
-			caughtBy: "An upload is told to its owner's connection and to no other user's",
-			tags:     "@live",
-		},
-	} {
+	for _, tc := range slices.Concat(brokenVariants()...) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			res, err := conformance.Run(t.Context(), conformance.Config{
