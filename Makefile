@@ -91,7 +91,8 @@ compare: ## Load Prism (pinned, cached in ~/.cache) and mediaspec serve alike, p
 # make soak: hostile clients (half-sent uploads, unread bodies, endless headers, unread
 # listings and datasets: 84 connections per SOAK_ATTACK_SCALE) run through every phase. A
 # mixed warm-up stores the SOAK_UPLOAD_FILES files the uploads go round; list-only load then
-# (the RSS must not grow more than 8 MiB), then SOAK_DURATION of mixed load (4 lists : 1
+# (the RSS must not grow more than 8 MiB), 15 s of mixed load not judged (the heap climbs back to
+# the level the list-only load let it fall from), then SOAK_DURATION of mixed load (4 lists : 1
 # upload, every upload now a duplicate) with the RSS read from /proc every 2 s: the median of
 # its last quarter must lie within 10% of the first quarter's (the collector moves single
 # samples by more). It fails on more, and on any request error.

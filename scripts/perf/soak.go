@@ -24,18 +24,18 @@ import (
 
 // soakConfig is what `perf soak` runs.
 type soakConfig struct {
-	mediaspec                   string
-	workDir                     string
-	warmup, listPhase, duration time.Duration
-	sampleEvery                 time.Duration
-	concurrency                 int
-	uploadSize                  int64
-	maxListGrowth               int64 // bytes
-	maxPerAsset                 int64 // bytes
-	slack                       int64 // bytes
-	attackScale                 int
-	maxResidual                 float64 // a fraction of the mean RSS
-	uploadFiles                 int
+	mediaspec                             string
+	workDir                               string
+	warmup, listPhase, resettle, duration time.Duration
+	sampleEvery                           time.Duration
+	concurrency                           int
+	uploadSize                            int64
+	maxListGrowth                         int64 // bytes
+	maxPerAsset                           int64 // bytes
+	slack                                 int64 // bytes
+	attackScale                           int
+	maxResidual                           float64 // a fraction of the mean RSS
+	uploadFiles                           int
 }
 
 func runSoak(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -47,6 +47,7 @@ func runSoak(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	fs.DurationVar(&c.duration, "duration", 60*time.Second, "time of the mixed load")
 	fs.DurationVar(&c.warmup, "warmup", 40*time.Second, "mixed load before anything is judged, to bring the server's heap to its working size and store the upload files")
 	fs.DurationVar(&c.listPhase, "list-phase", 15*time.Second, "time of the list-only load, between the warm-up and the mixed load")
+	fs.DurationVar(&c.resettle, "resettle", 15*time.Second, "mixed load after the list-only load, not judged: the heap climbs back to the mixed load's level, which the list-only load let it fall from, before the mixed load is judged")
 	fs.DurationVar(&c.sampleEvery, "sample-every", 2*time.Second, "how often to read the server's RSS")
 	fs.IntVar(&c.concurrency, "concurrency", 16, "workers")
 	fs.Int64Var(&c.uploadSize, "upload-size", 100<<10, "bytes of each uploaded file")
@@ -179,8 +180,8 @@ func soak(ctx context.Context, c soakConfig, stdout, stderr io.Writer) error {
 	}
 	defer p.stop()
 	fmt.Fprintf(stdout, "soak: mediaspec serve (pid %d) at %s, %d workers, %s files\n", p.pid(), base, c.concurrency, sizeText(c.uploadSize))
-	fmt.Fprintf(stdout, "phases: %s mixed warm-up (not judged), %s list only, %s mixed (4 lists : 1 upload); RSS every %s\n",
-		c.warmup, c.listPhase, c.duration, c.sampleEvery)
+	fmt.Fprintf(stdout, "phases: %s mixed warm-up (not judged), %s list only, %s mixed again (not judged), %s mixed (4 lists : 1 upload); RSS every %s\n",
+		c.warmup, c.listPhase, c.resettle, c.duration, c.sampleEvery)
 	if c.uploadFiles > 0 {
 		fmt.Fprintf(stdout, "uploads go round %d different files: stored in the warm-up, duplicates after\n", c.uploadFiles)
 	}
@@ -215,6 +216,7 @@ func soak(ctx context.Context, c soakConfig, stdout, stderr io.Writer) error {
 	}{
 		{"warm-up", load.ScenarioMixed, c.warmup},
 		{"list", load.ScenarioList, c.listPhase},
+		{"resettle", load.ScenarioMixed, c.resettle},
 		{"mixed", load.ScenarioMixed, c.duration},
 	} {
 		if ph.d <= 0 {
