@@ -2,7 +2,6 @@ package steps
 
 import (
 	"context"
-	"fmt"
 	"slices"
 
 	"github.com/cucumber/godog"
@@ -76,7 +75,7 @@ func Register(sc *godog.ScenarioContext, cfg Config) {
 	})
 	s.registerCleanup(sc)
 	s.registerJudging(sc)
-	s.registerCredentials(sc)
+	s.registerAreas(sc)
 	s.registerUploads(sc)
 	s.registerPictures(sc)
 	s.registerUploadLimit(sc)
@@ -84,7 +83,6 @@ func Register(sc *godog.ScenarioContext, cfg Config) {
 	s.registerLinks(sc)
 	s.registerWorkflows(sc)
 	s.registerFiles(sc)
-	s.registerAreas(sc)
 	s.registerDownloads(sc)
 	s.registerLibrary(sc)
 	s.registerAccounts(sc)
@@ -125,46 +123,4 @@ func (s *scenario) otherUser(ctx context.Context) (*user, error) {
 		return nil, skip("needs a second user: give --second-api-key, or --admin-api-key to let the harness make one")
 	}
 	return s.other, nil
-}
-
-func (s *scenario) registerCredentials(sc *godog.ScenarioContext) {
-	sc.Step(`^I use my API key$`, func() {
-		s.creds = credentials{apiKey: s.me.apiKey}
-	})
-	sc.Step(`^I use my API key as a bearer token$`, func() {
-		s.creds = credentials{bearer: s.me.apiKey}
-	})
-	sc.Step(`^I use a session of mine as a bearer token$`, func(ctx context.Context) error {
-		token, err := s.session(ctx)
-		if err != nil {
-			return err
-		}
-		s.creds = credentials{bearer: token}
-		return nil
-	})
-	sc.Step(`^I use no credentials$`, func() {
-		s.creds = credentials{}
-	})
-	sc.Step(`^I use the API key "([^"]*)"$`, func(key string) {
-		s.creds = credentials{apiKey: key}
-	})
-	sc.Step(`^I use the bearer token "([^"]*)"( beside my API key)?$`, func(token, beside string) {
-		s.creds = credentials{bearer: token}
-		if beside != "" {
-			s.creds.apiKey = s.me.apiKey
-		}
-	})
-	sc.Step(`^I use the shared link key "([^"]*)"( beside my API key as a bearer token)?$`, func(key, beside string) {
-		s.creds = credentials{linkKey: key}
-		if beside != "" {
-			s.creds.bearer = s.me.apiKey
-		}
-	})
-	sc.Step(`^I use the key of that link$`, func() error {
-		if s.link == nil {
-			return fmt.Errorf("no link was made earlier in the scenario")
-		}
-		s.creds = credentials{linkKey: s.link.Key}
-		return nil
-	})
 }

@@ -20,6 +20,7 @@ type area struct {
 // registered.
 func (s *scenario) areas() []area {
 	return []area{
+		{"credentials", s.credentialsSteps()},
 		{"the server", s.serverSteps()},
 	}
 }
