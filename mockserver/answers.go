@@ -187,8 +187,10 @@ func albumAnswer(v *store.View, al *model.AlbumRecord, look albumLook) model.Alb
 		IsActivityEnabled:     al.IsActivityEnabled,
 		Order:                 cmp.Or(al.Order, new("desc")), // the reference's default
 	}
-	if out.AlbumThumbnailAssetID == nil && len(al.AssetIDs) > 0 {
-		out.AlbumThumbnailAssetID = &al.AssetIDs[0]
+	if out.AlbumThumbnailAssetID == nil {
+		// As the reference fills a missing cover when it reads an album:
+		// its newest asset out of the trash, none when it shows none.
+		out.AlbumThumbnailAssetID = newestShown(v, al.AssetIDs)
 	}
 	for _, au := range v.AlbumUsers(al) {
 		out.AlbumUsers = append(out.AlbumUsers, model.AlbumUser{Role: au.Role, User: userAnswer(v.User(au.UserID))})
@@ -236,6 +238,21 @@ func albumAnswer(v *store.View, al *model.AlbumRecord, look albumLook) model.Alb
 		out.HasSharedLink, out.Shared = false, len(al.AlbumUsers) > 0
 	}
 	return out
+}
+
+// newestShown is the id of the asset of ids out of the trash taken last
+// (by fileCreatedAt), nil when all are in the trash.
+func newestShown(v *store.View, ids []string) *string {
+	var newest *model.AssetRecord
+	for _, id := range ids {
+		if a := v.Asset(id); a != nil && store.Live(a) && (newest == nil || a.FileCreatedAt.After(newest.FileCreatedAt.Time)) {
+			newest = a
+		}
+	}
+	if newest == nil {
+		return nil
+	}
+	return &newest.ID
 }
 
 // sanitizedAlbum is an album whose assets a link that hides metadata shows.

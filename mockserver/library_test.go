@@ -340,6 +340,50 @@ func TestLibraryRemovedThumbnailIsTheNewestLeft(t *testing.T) {
 	assert.Equal(t, newer, libRead(t, srv, "/api/albums/"+id, keyAlice)["albumThumbnailAssetId"])
 }
 
+// TestLibraryTrashedCover: an album whose cover its owner moves to the
+// trash keeps naming it, in its answer and in the listing, as the
+// reference does (asked at 66fced40e: its albums_assets row stays, so its
+// updateThumbnails finds nothing to fix), and names it again when it is
+// restored; emptied from the trash, the cover is the newest photo left. An
+// album stored without a cover shows its newest asset out of the trash,
+// none while all are in it.
+func TestLibraryTrashedCover(t *testing.T) {
+	srv := newTestServer(t)
+	cover := libUpload(t, srv, keyAlice, "cover", "fileCreatedAt", "2025-03-01T10:00:00.000Z")
+	other := libUpload(t, srv, keyAlice, "other", "fileCreatedAt", "2020-03-01T10:00:00.000Z")
+	id := createAlbum(t, srv, keyAlice, `{"albumName":"Covers","assetIds":["`+other+`","`+cover+`"]}`)["id"].(string)
+	rep := libSend(t, srv, http.MethodPatch, "/api/albums/"+id, `{"albumThumbnailAssetId":"`+cover+`"}`, keyAlice)
+	require.Equal(t, http.StatusOK, rep.status, "%s", rep.body)
+	listed := func() any {
+		for _, al := range libList(t, srv, "/api/albums", keyAlice) {
+			if al["id"] == id {
+				return al["albumThumbnailAssetId"]
+			}
+		}
+		return nil
+	}
+
+	libNoContent(t, libSend(t, srv, http.MethodDelete, "/api/asset", `{"ids":["`+cover+`"]}`, keyAlice))
+	al := libRead(t, srv, "/api/albums/"+id, keyAlice)
+	assert.Equal(t, cover, al["albumThumbnailAssetId"], "a trashed cover stays the cover")
+	assert.Equal(t, []string{other}, libIDsIn(al["assets"]), "the album shows no photo in the trash")
+	assert.Equal(t, cover, listed())
+
+	libNoContent(t, libSend(t, srv, http.MethodPost, "/api/trash/restore", "", keyAlice))
+	assert.Equal(t, cover, libRead(t, srv, "/api/albums/"+id, keyAlice)["albumThumbnailAssetId"])
+
+	libNoContent(t, libSend(t, srv, http.MethodDelete, "/api/asset", `{"ids":["`+cover+`"]}`, keyAlice))
+	libNoContent(t, libSend(t, srv, http.MethodPost, "/api/trash/empty", "", keyAlice))
+	assert.Equal(t, other, libRead(t, srv, "/api/albums/"+id, keyAlice)["albumThumbnailAssetId"], "emptied, the cover is the newest photo left")
+	assert.Equal(t, other, listed())
+
+	// testAlbumID is stored without a cover: its one photo is it, until
+	// that photo is in the trash.
+	assert.Equal(t, aliceAssetID, libRead(t, srv, "/api/albums/"+testAlbumID, keyAlice)["albumThumbnailAssetId"])
+	libNoContent(t, libSend(t, srv, http.MethodDelete, "/api/asset", `{"ids":["`+aliceAssetID+`"]}`, keyAlice))
+	assert.Nil(t, libRead(t, srv, "/api/albums/"+testAlbumID, keyAlice)["albumThumbnailAssetId"], "an album that shows no photo has no cover")
+}
+
 func TestLibraryAddAlbumUsers(t *testing.T) {
 	srv := newTestServer(t)
 	album := createAlbum(t, srv, keyAlice, `{"albumName":"To share","assetIds":["`+aliceAssetID+`"]}`)

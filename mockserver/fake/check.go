@@ -31,8 +31,8 @@ func (v *Violation) Error() string { return v.Kind + " " + v.ID + ": " + v.Probl
 // before the anchor except link expiry; localDateTime is fileCreatedAt in
 // the exif time zone; faces lie inside their image; tags agree with smart
 // info and faces; live photos, stacks and duplicates are well formed; album
-// thumbnails are among the album's assets and album users are not the
-// owner; links are created after their album and assets.
+// thumbnails are among the album's assets out of the trash and album
+// users are not the owner; links are created after their album and assets.
 //
 // Data the server creates at run time is dated by the wall clock, after the
 // anchor, so Check is for generated and loaded datasets, not for a store
@@ -473,11 +473,16 @@ func (c *checker) checkAlbums() {
 			}
 			seen[id] = true
 		}
-		switch {
-		case al.AlbumThumbnailAssetID == nil && len(al.AssetIDs) > 0:
-			fail("has assets but no thumbnail")
-		case al.AlbumThumbnailAssetID != nil && !seen[*al.AlbumThumbnailAssetID]:
-			fail("thumbnail %s is not one of its assets", *al.AlbumThumbnailAssetID)
+		// The album shows its assets out of the trash: its cover is one of
+		// those, and only an album that shows none has no cover.
+		shown := slices.ContainsFunc(al.AssetIDs, func(id string) bool { return c.assets[id] != nil && !c.assets[id].IsTrashed })
+		switch t := al.AlbumThumbnailAssetID; {
+		case t == nil && shown:
+			fail("has assets out of the trash but no thumbnail")
+		case t != nil && !seen[*t]:
+			fail("thumbnail %s is not one of its assets", *t)
+		case t != nil && c.assets[*t] != nil && c.assets[*t].IsTrashed:
+			fail("thumbnail %s is in the trash, where the album does not show it", *t)
 		}
 		users := map[string]bool{}
 		for _, u := range al.AlbumUsers {

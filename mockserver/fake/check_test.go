@@ -54,6 +54,17 @@ func TestCheckReportsEachCorruption(t *testing.T) {
 			al.AlbumThumbnailAssetID = &other.ID
 			return al.ID
 		}, "album", "thumbnail"},
+		{"album thumbnail in the trash", func(t *testing.T, d *model.Dataset) string {
+			al := find(t, d.Albums, func(al *model.AlbumRecord) bool { return len(al.AssetIDs) > 1 && al.AlbumThumbnailAssetID != nil })
+			a := find(t, d.Assets, func(a *model.AssetRecord) bool { return a.ID == *al.AlbumThumbnailAssetID })
+			a.IsTrashed = true
+			return al.ID
+		}, "album", "in the trash"},
+		{"album without a thumbnail, showing assets", func(t *testing.T, d *model.Dataset) string {
+			al := find(t, d.Albums, func(al *model.AlbumRecord) bool { return len(al.AssetIDs) > 0 })
+			al.AlbumThumbnailAssetID = nil
+			return al.ID
+		}, "album", "no thumbnail"},
 		{"checksum that is not SHA-1", func(t *testing.T, d *model.Dataset) string {
 			d.Assets[3].Checksum = "c2hhMQ=="
 			return d.Assets[3].ID
@@ -205,4 +216,29 @@ func TestStoredAs(t *testing.T) {
 	for _, tt := range tests {
 		assert.Equal(t, tt.want, storedAs(tt.path, tt.name), "%s %s", tt.path, tt.name)
 	}
+}
+
+// TestAlbumCoversAreOutOfTheTrash: an album shows none of its assets in
+// the trash, so its cover is never one of them: not on the seeds where the
+// generator once chose one (with 30 links, as `serve --links 30` makes
+// them), and Check holds it.
+func TestAlbumCoversAreOutOfTheTrash(t *testing.T) {
+	withTrash := 0
+	for _, seed := range []int64{9, 12, 13} {
+		d := Generate(Options{Seed: seed, Anchor: testAnchor, Links: 30, APIKey: "k"})
+		trashed := map[string]bool{}
+		for _, a := range d.Assets {
+			trashed[a.ID] = a.IsTrashed
+		}
+		for _, al := range d.Albums {
+			if slices.ContainsFunc(al.AssetIDs, func(id string) bool { return trashed[id] }) {
+				withTrash++
+			}
+			if al.AlbumThumbnailAssetID != nil {
+				assert.False(t, trashed[*al.AlbumThumbnailAssetID], "seed %d, album %q: its cover %s is in the trash", seed, al.AlbumName, *al.AlbumThumbnailAssetID)
+			}
+		}
+		assert.Empty(t, Check(d), "seed %d", seed)
+	}
+	require.NotZero(t, withTrash, "no album holds an asset in the trash: the test looks at nothing")
 }

@@ -293,6 +293,16 @@ func (g *gen) album(ow *owner, name, description string, assets []int) int {
 			thumb = chosen
 		}
 	}
+	if g.ds.Assets[thumb].IsTrashed {
+		// The album shows none of its photos in the trash: its cover is
+		// one it shows. Chosen without a draw, so that the rest of the
+		// dataset stays what the seed always gave.
+		thumb = g.liveCover(assets)
+	}
+	var cover *string
+	if thumb >= 0 {
+		cover = ptr(g.ds.Assets[thumb].ID)
+	}
 	created := g.after(uploaded, 10*time.Minute, 30*24*time.Hour, g.albumLimit)
 	updated := created.Add(g.span(time.Second, 5*time.Minute)).Truncate(time.Millisecond)
 	if g.chance(0.3) {
@@ -327,7 +337,7 @@ func (g *gen) album(ow *owner, name, description string, assets []int) int {
 		OwnerID:               ow.rec.ID,
 		AlbumName:             name,
 		Description:           description,
-		AlbumThumbnailAssetID: ptr(g.ds.Assets[thumb].ID),
+		AlbumThumbnailAssetID: cover,
 		AlbumUsers:            users,
 		AssetIDs:              ids,
 		CreatedAt:             model.At(created),
@@ -336,6 +346,25 @@ func (g *gen) album(ow *owner, name, description string, assets []int) int {
 		Order:                 order,
 	})
 	return len(g.ds.Albums) - 1
+}
+
+// liveCover is the cover of an album of assets whose chosen cover is in
+// the trash: the first photo with pictures out of the trash, else the
+// first asset out of the trash; -1 when every one is in the trash, and the
+// album, which shows none of them, has no cover.
+func (g *gen) liveCover(assets []int) int {
+	cover := -1
+	for _, a := range assets {
+		r := &g.ds.Assets[a]
+		switch {
+		case r.IsTrashed:
+		case r.Type == model.AssetImage && r.Resized:
+			return a
+		case cover < 0:
+			cover = a
+		}
+	}
+	return cover
 }
 
 // Link expiry kinds.
