@@ -76,7 +76,6 @@ func Register(sc *godog.ScenarioContext, cfg Config) {
 	s.registerCleanup(sc)
 	s.registerJudging(sc)
 	s.registerAreas(sc)
-	s.registerUploads(sc)
 	s.registerPictures(sc)
 	s.registerUploadLimit(sc)
 	s.registerRobustness(sc)

@@ -21,6 +21,7 @@ type area struct {
 func (s *scenario) areas() []area {
 	return []area{
 		{"credentials", s.credentialsSteps()},
+		{"uploads", s.uploadSteps()},
 		{"the server", s.serverSteps()},
 	}
 }

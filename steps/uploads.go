@@ -88,187 +88,291 @@ func (s *scenario) decodeUpload(want int) (id string, duplicate bool, err error)
 	return *res.ID, *res.Duplicate, nil
 }
 
-func (s *scenario) registerUploads(sc *godog.ScenarioContext) {
-	sc.Step(`^I upload a new (?:photo|file|video) "([^"]*)"$`, func(ctx context.Context, name string) error {
-		return s.uploadNew(ctx, name, nil)
-	})
-	sc.Step(`^I have uploaded a new photo "([^"]*)"$`, func(ctx context.Context, name string) error {
-		if err := s.uploadNew(ctx, name, nil); err != nil {
-			return err
-		}
-		return s.acceptedAsNew()
-	})
-	sc.Step(`^I upload a new live photo "([^"]*)" with its video "([^"]*)"$`, func(ctx context.Context, name, video string) error {
-		s.liveVideo = newFile(video)
-		return s.uploadNew(ctx, name, func(f *form) {
-			f.files = append(f.files, formFile{part: "livePhotoData", file: s.liveVideo})
-		})
-	})
-	sc.Step(`^I upload a new photo "([^"]*)" with the sidecar "([^"]*)"$`, func(ctx context.Context, name, sidecar string) error {
-		return s.uploadNew(ctx, name, func(f *form) {
-			f.files = append(f.files, formFile{part: "sidecarData", file: newFile(sidecar)})
-		})
-	})
-	sc.Step(`^I upload a new photo "([^"]*)" with "([^"]*)" set to "([^"]*)"$`, func(ctx context.Context, name, part, value string) error {
-		return s.uploadNew(ctx, name, func(f *form) { f.set(part, value) })
-	})
-	sc.Step(`^I upload a new photo without the "([^"]*)" part$`, func(ctx context.Context, part string) error {
-		return s.uploadNew(ctx, defaultName, func(f *form) { f.remove(part) })
-	})
-	sc.Step(`^I upload a new photo without the "([^"]*)" part and with "([^"]*)" set to "([^"]*)"$`, func(ctx context.Context, missing, part, value string) error {
-		return s.uploadNew(ctx, defaultName, func(f *form) {
-			f.remove(missing)
-			f.set(part, value)
-		})
-	})
-	sc.Step(`^I upload a new photo without the "([^"]*)" and "([^"]*)" parts and with "([^"]*)" set to "([^"]*)"$`,
-		func(ctx context.Context, a, b, part, value string) error {
-			return s.uploadNew(ctx, defaultName, func(f *form) {
-				f.remove(a)
-				f.remove(b)
-				f.set(part, value)
-			})
-		})
-	sc.Step(`^I upload only the sidecar "([^"]*)"$`, func(ctx context.Context, sidecar string) error {
-		return s.uploadNew(ctx, defaultName, func(f *form) {
-			f.files = []formFile{{part: "sidecarData", file: newFile(sidecar)}}
-		})
-	})
-	sc.Step(`^I upload a new photo whose "([^"]*)" is the file "([^"]*)"$`, func(ctx context.Context, part, name string) error {
-		return s.uploadNew(ctx, defaultName, func(f *form) {
-			f.remove(part)
-			f.files = append(f.files, formFile{part: part, file: newFile(name)})
-		})
-	})
-	sc.Step(`^I upload a new photo "([^"]*)" with one more file "([^"]*)" as "([^"]*)"$`, func(ctx context.Context, name, other, part string) error {
-		return s.uploadNew(ctx, name, func(f *form) {
-			f.files = append(f.files, formFile{part: part, file: newFile(other)})
-		})
-	})
-	sc.Step(`^I upload the same photo again$`, func(ctx context.Context) error {
-		if s.photo == nil {
-			return fmt.Errorf("no photo was uploaded earlier in the scenario")
-		}
-		return s.uploadAs(ctx, s.me, s.creds, uploadForm(s.photo), "")
-	})
-	sc.Step(`^I upload the same bytes again as "([^"]*)" from another device$`, func(ctx context.Context, name string) error {
-		if s.photo == nil {
-			return fmt.Errorf("no photo was uploaded earlier in the scenario")
-		}
-		f := uploadForm(&file{name: name, content: s.photo.content})
-		f.set("deviceId", deviceID+"-other-device")
-		f.set("fileCreatedAt", "2023-01-02T03:04:05.000Z")
-		f.set("fileModifiedAt", "2023-01-02T03:04:05.000Z")
-		return s.uploadAs(ctx, s.me, s.creds, f, "")
-	})
-	sc.Step(`^I announce that photo's checksum in (base64|hex) and send no file$`, func(ctx context.Context, encoding string) error {
-		if s.photo == nil {
-			return fmt.Errorf("no photo was uploaded earlier in the scenario")
-		}
-		sum := s.photo.checksumBase64()
-		if encoding == "hex" {
-			sum = s.photo.checksumHex()
-		}
-		f := uploadForm(s.photo)
-		f.files = nil
-		return s.uploadAs(ctx, s.me, s.creds, f, sum)
-	})
-	sc.Step(`^I have another new photo "([^"]*)" that the server has never seen$`, func(name string) {
-		s.otherPhoto = newFile(name)
-	})
-	sc.Step(`^I upload the other photo, announcing the first photo's checksum$`, func(ctx context.Context) error {
-		if s.photo == nil || s.otherPhoto == nil {
-			return fmt.Errorf("the scenario has not got two photos")
-		}
-		return s.uploadAs(ctx, s.me, s.creds, uploadForm(s.otherPhoto), s.photo.checksumBase64())
-	})
-	sc.Step(`^I upload the other photo again, without announcing a checksum$`, func(ctx context.Context) error {
-		if s.otherPhoto == nil {
-			return fmt.Errorf("the scenario has no other photo")
-		}
-		return s.uploadAs(ctx, s.me, s.creds, uploadForm(s.otherPhoto), "")
-	})
-	sc.Step(`^I upload a new photo "([^"]*)" announcing (?:the checksum of other bytes|the checksum "([^"]*)")$`, func(ctx context.Context, name, checksum string) error {
-		if checksum == "" {
-			checksum = randomChecksum()
-		}
-		s.photo = newFile(name)
-		s.photoForm = uploadForm(s.photo)
-		return s.uploadAs(ctx, s.me, s.creds, s.photoForm, checksum)
-	})
-	sc.Step(`^the other user uploads the same photo(?: again)?$`, func(ctx context.Context) error {
-		if s.photo == nil {
-			return fmt.Errorf("no photo was uploaded earlier in the scenario")
-		}
-		other, err := s.otherUser(ctx)
-		if err != nil {
-			return err
-		}
-		return s.uploadAs(ctx, other, credentials{apiKey: other.apiKey}, uploadForm(s.photo), "")
-	})
-	sc.Step(`^I upload the same new photo "([^"]*)" (\d+) times at once$`, s.race)
-	sc.Step(`^a new upload is accepted as new$`, func(ctx context.Context) error {
-		if err := s.uploadNew(ctx, defaultName, nil); err != nil {
-			return err
-		}
-		return s.acceptedAsNew()
-	})
+// uploadSteps are the steps about uploads: new files, duplicates, and
+// the forms a server refuses.
+func (s *scenario) uploadSteps() []step {
+	return []step{
+		{`^I upload a new (?:photo|file|video) "([^"]*)"$`, s.uploadNewFile},
+		{`^I have uploaded a new photo "([^"]*)"$`, s.haveUploadedNewPhoto},
+		{`^I upload a new live photo "([^"]*)" with its video "([^"]*)"$`, s.uploadLivePhoto},
+		{`^I upload a new photo "([^"]*)" with the sidecar "([^"]*)"$`, s.uploadWithSidecar},
+		{`^I upload a new photo "([^"]*)" with "([^"]*)" set to "([^"]*)"$`, s.uploadWithPartSet},
+		{`^I upload a new photo without the "([^"]*)" part$`, s.uploadWithoutPart},
+		{`^I upload a new photo without the "([^"]*)" part and with "([^"]*)" set to "([^"]*)"$`, s.uploadWithoutPartAndSet},
+		{`^I upload a new photo without the "([^"]*)" and "([^"]*)" parts and with "([^"]*)" set to "([^"]*)"$`, s.uploadWithoutPartsAndSet},
+		{`^I upload only the sidecar "([^"]*)"$`, s.uploadOnlySidecar},
+		{`^I upload a new photo whose "([^"]*)" is the file "([^"]*)"$`, s.uploadWithPartAsFile},
+		{`^I upload a new photo "([^"]*)" with one more file "([^"]*)" as "([^"]*)"$`, s.uploadWithOneMoreFile},
+		{`^I upload the same photo again$`, s.uploadSamePhotoAgain},
+		{`^I upload the same bytes again as "([^"]*)" from another device$`, s.uploadSameBytesFromAnotherDevice},
+		{`^I announce that photo's checksum in (base64|hex) and send no file$`, s.announceChecksumWithoutFile},
+		{`^I have another new photo "([^"]*)" that the server has never seen$`, s.haveAnotherNewPhoto},
+		{`^I upload the other photo, announcing the first photo's checksum$`, s.uploadOtherAnnouncingFirst},
+		{`^I upload the other photo again, without announcing a checksum$`, s.uploadOtherAgain},
+		{`^I upload a new photo "([^"]*)" announcing (?:the checksum of other bytes|the checksum "([^"]*)")$`, s.uploadAnnouncingChecksum},
+		{`^the other user uploads the same photo(?: again)?$`, s.otherUploadsSamePhoto},
+		{`^I upload the same new photo "([^"]*)" (\d+) times at once$`, s.race},
+		{`^a new upload is accepted as new$`, s.newUploadIsAccepted},
 
-	sc.Step(`^the upload is accepted as new$`, s.acceptedAsNew)
-	sc.Step(`^the still's live photo video is a VIDEO with the checksum of the video I sent$`, s.liveVideoKept)
-	sc.Step(`^the new asset's "([^"]*)" is "([^"]*)"$`, s.assetFieldIs)
-	// What a server reads from the file may come a while after the upload.
-	sc.Step(`^the new asset's "([^"]*)" becomes "([^"]*)"$`, func(ctx context.Context, field, want string) error {
-		return s.settle(ctx, func() error { return s.assetFieldIs(ctx, field, want) })
+		{`^the upload is accepted as new$`, s.acceptedAsNew},
+		{`^the still's live photo video is a VIDEO with the checksum of the video I sent$`, s.liveVideoKept},
+		{`^the new asset's "([^"]*)" is "([^"]*)"$`, s.assetFieldIs},
+		{`^the new asset's "([^"]*)" becomes "([^"]*)"$`, s.assetFieldBecomes},
+		{`^the answer's id is a UUID$`, s.answerIDIsUUID},
+		{`^the upload is recognised as a duplicate of the first$`, s.duplicateOfFirst},
+		{`^the upload is recognised as a duplicate of the other user's$`, s.duplicateOfOthers},
+		{`^the (?:upload|request) is refused with status (\d+) and the messages "([^"]*)"$`, s.refusedWithMessages},
+		{`^the (?:upload|request) is refused with status (\d+) and the messages:$`, s.refusedWithMessageTable},
+		{`^the (?:upload|request) is refused with status (\d+) and the message "([^"]*)"$`, s.refusedWithMessage},
+		{`^the (?:upload|request) is refused with status (\d+)$`, s.refusedWithStatus},
+		{`^the request succeeds$`, s.requestSucceeds},
+		{`^exactly one of them is accepted as new and the others are duplicates of it$`, s.oneOfRaceIsNew},
+	}
+}
+
+// uploadNewFile uploads a new file of that name as me.
+func (s *scenario) uploadNewFile(ctx context.Context, name string) error {
+	return s.uploadNew(ctx, name, nil)
+}
+
+// haveUploadedNewPhoto uploads a new photo of that name, which must be
+// accepted as new.
+func (s *scenario) haveUploadedNewPhoto(ctx context.Context, name string) error {
+	if err := s.uploadNew(ctx, name, nil); err != nil {
+		return err
+	}
+	return s.acceptedAsNew()
+}
+
+// uploadLivePhoto uploads a new still with the video of its live photo.
+func (s *scenario) uploadLivePhoto(ctx context.Context, name, video string) error {
+	s.liveVideo = newFile(video)
+	return s.uploadNew(ctx, name, func(f *form) {
+		f.files = append(f.files, formFile{part: "livePhotoData", file: s.liveVideo})
 	})
-	sc.Step(`^the answer's id is a UUID$`, func() error {
-		if s.last == nil {
-			return fmt.Errorf("no request was sent")
-		}
-		id, _, err := s.decodeUpload(s.last.status)
-		if err != nil {
-			return err
-		}
-		if !uuidPattern.MatchString(id) {
-			return fmt.Errorf("id %q is not a UUID", id)
-		}
-		return nil
+}
+
+// uploadWithSidecar uploads a new photo with a sidecar file.
+func (s *scenario) uploadWithSidecar(ctx context.Context, name, sidecar string) error {
+	return s.uploadNew(ctx, name, func(f *form) {
+		f.files = append(f.files, formFile{part: "sidecarData", file: newFile(sidecar)})
 	})
-	sc.Step(`^the upload is recognised as a duplicate of the first$`, func() error {
-		return s.duplicateOf(s.firstID, "my first upload")
+}
+
+// uploadWithPartSet uploads a new photo with one text part set to value.
+func (s *scenario) uploadWithPartSet(ctx context.Context, name, part, value string) error {
+	return s.uploadNew(ctx, name, func(f *form) { f.set(part, value) })
+}
+
+// uploadWithoutPart uploads a new photo whose form lacks a part.
+func (s *scenario) uploadWithoutPart(ctx context.Context, part string) error {
+	return s.uploadNew(ctx, defaultName, func(f *form) { f.remove(part) })
+}
+
+// uploadWithoutPartAndSet uploads a new photo whose form lacks a part and
+// sets another to value.
+func (s *scenario) uploadWithoutPartAndSet(ctx context.Context, missing, part, value string) error {
+	return s.uploadNew(ctx, defaultName, func(f *form) {
+		f.remove(missing)
+		f.set(part, value)
 	})
-	sc.Step(`^the upload is recognised as a duplicate of the other user's$`, func() error {
-		return s.duplicateOf(s.otherID, "the other user's first upload")
+}
+
+// uploadWithoutPartsAndSet uploads a new photo whose form lacks two parts
+// and sets another to value.
+func (s *scenario) uploadWithoutPartsAndSet(ctx context.Context, a, b, part, value string) error {
+	return s.uploadNew(ctx, defaultName, func(f *form) {
+		f.remove(a)
+		f.remove(b)
+		f.set(part, value)
 	})
-	// An error's message is either one string or a list of strings, and
-	// which of the two is part of the contract: "the message" is a string,
-	// "the messages" a list.
-	sc.Step(`^the (?:upload|request) is refused with status (\d+) and the messages "([^"]*)"$`, func(status int, messages string) error {
-		return s.refused(status, strings.Split(messages, "; "), true)
+}
+
+// uploadOnlySidecar uploads a form whose only file is a sidecar.
+func (s *scenario) uploadOnlySidecar(ctx context.Context, sidecar string) error {
+	return s.uploadNew(ctx, defaultName, func(f *form) {
+		f.files = []formFile{{part: "sidecarData", file: newFile(sidecar)}}
 	})
-	sc.Step(`^the (?:upload|request) is refused with status (\d+) and the messages:$`, func(status int, table *godog.Table) error {
-		var messages []string
-		for _, row := range table.Rows {
-			messages = append(messages, row.Cells[0].Value)
-		}
-		return s.refused(status, messages, true)
+}
+
+// uploadWithPartAsFile uploads a new photo whose text part is sent as a
+// file instead.
+func (s *scenario) uploadWithPartAsFile(ctx context.Context, part, name string) error {
+	return s.uploadNew(ctx, defaultName, func(f *form) {
+		f.remove(part)
+		f.files = append(f.files, formFile{part: part, file: newFile(name)})
 	})
-	sc.Step(`^the (?:upload|request) is refused with status (\d+) and the message "([^"]*)"$`, func(status int, message string) error {
-		return s.refused(status, []string{message}, false)
+}
+
+// uploadWithOneMoreFile uploads a new photo with one more file, in a part
+// of that name.
+func (s *scenario) uploadWithOneMoreFile(ctx context.Context, name, other, part string) error {
+	return s.uploadNew(ctx, name, func(f *form) {
+		f.files = append(f.files, formFile{part: part, file: newFile(other)})
 	})
-	sc.Step(`^the (?:upload|request) is refused with status (\d+)$`, func(status int) error {
-		return s.refused(status, nil, false)
-	})
-	sc.Step(`^the request succeeds$`, func() error {
-		if s.last == nil {
-			return fmt.Errorf("no request was sent")
-		}
-		if s.last.status < 200 || s.last.status > 299 {
-			return s.wrongStatus("a 2xx status")
-		}
-		return s.judged()
-	})
-	sc.Step(`^exactly one of them is accepted as new and the others are duplicates of it$`, s.oneOfRaceIsNew)
+}
+
+// uploadSamePhotoAgain uploads the scenario's photo again, as a new form.
+func (s *scenario) uploadSamePhotoAgain(ctx context.Context) error {
+	if s.photo == nil {
+		return fmt.Errorf("no photo was uploaded earlier in the scenario")
+	}
+	return s.uploadAs(ctx, s.me, s.creds, uploadForm(s.photo), "")
+}
+
+// uploadSameBytesFromAnotherDevice uploads the photo's bytes under another
+// name, from another device, with other dates.
+func (s *scenario) uploadSameBytesFromAnotherDevice(ctx context.Context, name string) error {
+	if s.photo == nil {
+		return fmt.Errorf("no photo was uploaded earlier in the scenario")
+	}
+	f := uploadForm(&file{name: name, content: s.photo.content})
+	f.set("deviceId", deviceID+"-other-device")
+	f.set("fileCreatedAt", "2023-01-02T03:04:05.000Z")
+	f.set("fileModifiedAt", "2023-01-02T03:04:05.000Z")
+	return s.uploadAs(ctx, s.me, s.creds, f, "")
+}
+
+// announceChecksumWithoutFile sends an upload with no file, announcing the
+// photo's checksum in the checksum header.
+func (s *scenario) announceChecksumWithoutFile(ctx context.Context, encoding string) error {
+	if s.photo == nil {
+		return fmt.Errorf("no photo was uploaded earlier in the scenario")
+	}
+	sum := s.photo.checksumBase64()
+	if encoding == "hex" {
+		sum = s.photo.checksumHex()
+	}
+	f := uploadForm(s.photo)
+	f.files = nil
+	return s.uploadAs(ctx, s.me, s.creds, f, sum)
+}
+
+// haveAnotherNewPhoto makes another new photo, not sent yet.
+func (s *scenario) haveAnotherNewPhoto(name string) {
+	s.otherPhoto = newFile(name)
+}
+
+// uploadOtherAnnouncingFirst uploads the other photo with the first
+// photo's checksum in the checksum header.
+func (s *scenario) uploadOtherAnnouncingFirst(ctx context.Context) error {
+	if s.photo == nil || s.otherPhoto == nil {
+		return fmt.Errorf("the scenario has not got two photos")
+	}
+	return s.uploadAs(ctx, s.me, s.creds, uploadForm(s.otherPhoto), s.photo.checksumBase64())
+}
+
+// uploadOtherAgain uploads the other photo again, without the checksum
+// header.
+func (s *scenario) uploadOtherAgain(ctx context.Context) error {
+	if s.otherPhoto == nil {
+		return fmt.Errorf("the scenario has no other photo")
+	}
+	return s.uploadAs(ctx, s.me, s.creds, uploadForm(s.otherPhoto), "")
+}
+
+// uploadAnnouncingChecksum uploads a new photo announcing a checksum that
+// is not its own: the one named, or a random one.
+func (s *scenario) uploadAnnouncingChecksum(ctx context.Context, name, checksum string) error {
+	if checksum == "" {
+		checksum = randomChecksum()
+	}
+	s.photo = newFile(name)
+	s.photoForm = uploadForm(s.photo)
+	return s.uploadAs(ctx, s.me, s.creds, s.photoForm, checksum)
+}
+
+// otherUploadsSamePhoto uploads the scenario's photo as the other user.
+func (s *scenario) otherUploadsSamePhoto(ctx context.Context) error {
+	if s.photo == nil {
+		return fmt.Errorf("no photo was uploaded earlier in the scenario")
+	}
+	other, err := s.otherUser(ctx)
+	if err != nil {
+		return err
+	}
+	return s.uploadAs(ctx, other, credentials{apiKey: other.apiKey}, uploadForm(s.photo), "")
+}
+
+// newUploadIsAccepted uploads a new photo, which must be accepted as new.
+func (s *scenario) newUploadIsAccepted(ctx context.Context) error {
+	if err := s.uploadNew(ctx, defaultName, nil); err != nil {
+		return err
+	}
+	return s.acceptedAsNew()
+}
+
+// assetFieldBecomes waits for a field of the new asset to become want:
+// what a server reads from the file may come a while after the upload.
+func (s *scenario) assetFieldBecomes(ctx context.Context, field, want string) error {
+	return s.settle(ctx, func() error { return s.assetFieldIs(ctx, field, want) })
+}
+
+// answerIDIsUUID judges the id of the last upload's answer.
+func (s *scenario) answerIDIsUUID() error {
+	if s.last == nil {
+		return fmt.Errorf("no request was sent")
+	}
+	id, _, err := s.decodeUpload(s.last.status)
+	if err != nil {
+		return err
+	}
+	if !uuidPattern.MatchString(id) {
+		return fmt.Errorf("id %q is not a UUID", id)
+	}
+	return nil
+}
+
+// duplicateOfFirst judges the last upload a duplicate of my first.
+func (s *scenario) duplicateOfFirst() error {
+	return s.duplicateOf(s.firstID, "my first upload")
+}
+
+// duplicateOfOthers judges the last upload a duplicate of the other
+// user's first.
+func (s *scenario) duplicateOfOthers() error {
+	return s.duplicateOf(s.otherID, "the other user's first upload")
+}
+
+// An error's message is either one string or a list of strings, and
+// which of the two is part of the contract: "the message" is a string,
+// "the messages" a list.
+
+// refusedWithMessages judges a refusal whose message is a list, written
+// "first; second".
+func (s *scenario) refusedWithMessages(status int, messages string) error {
+	return s.refused(status, strings.Split(messages, "; "), true)
+}
+
+// refusedWithMessageTable judges a refusal whose message is a list, one
+// row of the table each.
+func (s *scenario) refusedWithMessageTable(status int, table *godog.Table) error {
+	var messages []string
+	for _, row := range table.Rows {
+		messages = append(messages, row.Cells[0].Value)
+	}
+	return s.refused(status, messages, true)
+}
+
+// refusedWithMessage judges a refusal whose message is one string.
+func (s *scenario) refusedWithMessage(status int, message string) error {
+	return s.refused(status, []string{message}, false)
+}
+
+// refusedWithStatus judges a refusal, whatever its message.
+func (s *scenario) refusedWithStatus(status int) error {
+	return s.refused(status, nil, false)
+}
+
+// requestSucceeds judges the last answer a success, of any 2xx status.
+func (s *scenario) requestSucceeds() error {
+	if s.last == nil {
+		return fmt.Errorf("no request was sent")
+	}
+	if s.last.status < 200 || s.last.status > 299 {
+		return s.wrongStatus("a 2xx status")
+	}
+	return s.judged()
 }
 
 // acceptedAsNew checks that the last upload created an asset, and
@@ -297,6 +401,8 @@ func (s *scenario) acceptedAsNew() error {
 	return nil
 }
 
+// duplicateOf judges the last upload a duplicate of the asset id, what
+// names it for messages.
 func (s *scenario) duplicateOf(id, what string) error {
 	if id == "" {
 		return fmt.Errorf("no upload was accepted earlier in the scenario")
@@ -384,6 +490,8 @@ func (s *scenario) race(ctx context.Context, name string, n int) error {
 	return nil
 }
 
+// oneOfRaceIsNew judges the answers to the uploads sent at once: one made
+// the asset, and the others are duplicates of it.
 func (s *scenario) oneOfRaceIsNew() error {
 	var created []string
 	ids := map[string]int{}
