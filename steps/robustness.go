@@ -10,20 +10,26 @@ import (
 	"net/http"
 	"net/url"
 	"time"
-
-	"github.com/cucumber/godog"
 )
 
-func (s *scenario) registerRobustness(sc *godog.ScenarioContext) {
-	sc.Step(`^I send an upload whose body is (.+)$`, s.sendBroken)
-	sc.Step(`^the server still answers my next request$`, func(ctx context.Context) error {
-		resp, err := s.cfg.send(ctx, apiRequest{method: http.MethodGet, path: "/shared-links", creds: credentials{apiKey: s.me.apiKey}})
-		if err := judgeNow(resp, err, http.StatusOK); err != nil {
-			return fmt.Errorf("after the broken upload: %w", err)
-		}
-		return nil
-	})
-	sc.Step(`^I start an upload and drop the connection in the middle of the file$`, s.dropMidUpload)
+// robustnessSteps are the steps about broken uploads, which a server
+// must refuse and survive.
+func (s *scenario) robustnessSteps() []step {
+	return []step{
+		{`^I send an upload whose body is (.+)$`, s.sendBroken},
+		{`^the server still answers my next request$`, s.stillAnswers},
+		{`^I start an upload and drop the connection in the middle of the file$`, s.dropMidUpload},
+	}
+}
+
+// stillAnswers sends a request after a broken upload, which the server
+// must answer.
+func (s *scenario) stillAnswers(ctx context.Context) error {
+	resp, err := s.cfg.send(ctx, apiRequest{method: http.MethodGet, path: "/shared-links", creds: credentials{apiKey: s.me.apiKey}})
+	if err := judgeNow(resp, err, http.StatusOK); err != nil {
+		return fmt.Errorf("after the broken upload: %w", err)
+	}
+	return nil
 }
 
 // sendBroken sends an upload whose body is wrong in the way the problem says.

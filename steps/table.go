@@ -22,6 +22,9 @@ func (s *scenario) areas() []area {
 	return []area{
 		{"credentials", s.credentialsSteps()},
 		{"uploads", s.uploadSteps()},
+		{"pictures", s.pictureSteps()},
+		{"the upload limit", s.uploadLimitSteps()},
+		{"robustness", s.robustnessSteps()},
 		{"the server", s.serverSteps()},
 	}
 }

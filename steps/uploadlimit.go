@@ -7,21 +7,30 @@ import (
 	"io"
 	"mime/multipart"
 	"net/http"
-
-	"github.com/cucumber/godog"
 )
 
-func (s *scenario) registerUploadLimit(sc *godog.ScenarioContext) {
-	sc.Step(`^I upload a new video whose request body is (one byte over|exactly) the declared upload limit$`, func(ctx context.Context, size string) error {
-		n := s.cfg.MaxUploadBytes
-		if size == "one byte over" {
-			n++
-		}
-		return s.uploadOfBodySize(ctx, n)
-	})
-	sc.Step(`^the upload is refused with a 413$`, func() error {
-		return s.wantStatus(http.StatusRequestEntityTooLarge)
-	})
+// uploadLimitSteps are the steps about the upload body size a server
+// declares it refuses beyond.
+func (s *scenario) uploadLimitSteps() []step {
+	return []step{
+		{`^I upload a new video whose request body is (one byte over|exactly) the declared upload limit$`, s.uploadAtLimit},
+		{`^the upload is refused with a 413$`, s.refusedAsTooLarge},
+	}
+}
+
+// uploadAtLimit uploads a new video whose body is exactly the declared
+// limit, or one byte over it.
+func (s *scenario) uploadAtLimit(ctx context.Context, size string) error {
+	n := s.cfg.MaxUploadBytes
+	if size == "one byte over" {
+		n++
+	}
+	return s.uploadOfBodySize(ctx, n)
+}
+
+// refusedAsTooLarge judges the last upload refused as too large.
+func (s *scenario) refusedAsTooLarge() error {
+	return s.wantStatus(http.StatusRequestEntityTooLarge)
 }
 
 // uploadOfBodySize uploads a new video whose multipart body is exactly n
