@@ -10,8 +10,6 @@ import (
 	"net/http"
 	"slices"
 	"time"
-
-	"github.com/cucumber/godog"
 )
 
 // link, album and asset are the parts of a shared link the harness judges.
@@ -76,6 +74,7 @@ func (l *link) allAssets() []asset {
 	return out
 }
 
+// parseTime reads a time as the API writes it.
 func parseTime(v string) (time.Time, error) { return time.Parse(time.RFC3339Nano, v) }
 
 // shareAlbum makes a link to a new album of u holding assetIDs; which is
@@ -130,300 +129,386 @@ func (s *scenario) listed() ([]link, error) {
 	return s.links, nil
 }
 
-func (s *scenario) registerLinks(sc *godog.ScenarioContext) {
-	sc.Step(`^I have shared an album( that allows uploads| that does not allow uploads| that allows uploads but has expired| whose link has expired)?$`,
-		func(ctx context.Context, which string) error {
-			l, err := s.shareAlbum(ctx, s.me, which)
-			s.albumLink = l
-			return err
-		})
-	sc.Step(`^I have shared a new photo on its own$`, func(ctx context.Context) error {
-		if err := s.uploadNew(ctx, defaultName, nil); err != nil {
-			return err
-		}
-		if err := s.acceptedAsNew(); err != nil {
-			return err
-		}
-		id, _, err := s.decodeUpload(http.StatusCreated)
-		if err != nil {
-			return err
-		}
-		l, err := s.makeLink(ctx, s.me, map[string]any{"type": "INDIVIDUAL", "assetIds": []string{id}})
-		s.photoLink = l
-		return err
-	})
-	sc.Step(`^I have shared that photo (on its own|in an album)$`, func(ctx context.Context, how string) error {
-		if s.firstID == "" {
-			return fmt.Errorf("no photo was uploaded earlier in the scenario")
-		}
-		if how == "in an album" {
-			_, err := s.shareAlbum(ctx, s.me, "", s.firstID)
-			return err
-		}
-		_, err := s.makeLink(ctx, s.me, map[string]any{"type": "INDIVIDUAL", "assetIds": []string{s.firstID}})
-		return err
-	})
-	sc.Step(`^I have shared (\d+) new photos in an album and the first of them in two links of its own$`, func(ctx context.Context, n int) error {
-		for range n {
-			id, f, err := s.uploadPhoto(ctx, s.me)
-			if err != nil {
-				return err
-			}
-			s.wf.photos, s.wf.files = append(s.wf.photos, id), append(s.wf.files, f)
-		}
-		var err error
-		if s.albumLink, err = s.shareAlbum(ctx, s.me, "", s.wf.photos...); err != nil {
-			return err
-		}
-		for range 2 {
-			if s.photoLink, err = s.makeLink(ctx, s.me, map[string]any{"type": "INDIVIDUAL", "assetIds": s.wf.photos[:1]}); err != nil {
-				return err
-			}
-		}
-		s.sharedTwice = s.wf.photos[0]
-		return nil
-	})
-	sc.Step(`^I have uploaded a new photo "([^"]*)", taken with an? (.+)$`, func(ctx context.Context, name, camera string) error {
-		// The scenario names the camera so that its reader knows where the
-		// EXIF it expects comes from: the fixture must say so too.
-		if f := newFile(name); !bytes.Contains(f.content, []byte(camera)) {
-			return fmt.Errorf("steps: the fixture %s does not name the camera %q", name, camera) // a bug of the features
-		}
-		if err := s.uploadNew(ctx, name, nil); err != nil {
-			return err
-		}
-		return s.acceptedAsNew()
-	})
-	sc.Step(`^each of us has shared an album$`, func(ctx context.Context) error {
-		other, err := s.otherUser(ctx)
-		if err != nil {
-			return err
-		}
-		if s.otherLink, err = s.shareAlbum(ctx, other, ""); err != nil {
-			return err
-		}
-		s.albumLink, err = s.shareAlbum(ctx, s.me, "")
-		return err
-	})
-	sc.Step(`^the other user has shared an album$`, func(ctx context.Context) error {
-		other, err := s.otherUser(ctx)
-		if err != nil {
-			return err
-		}
-		mine := s.link
-		s.otherLink, err = s.shareAlbum(ctx, other, "")
-		s.link = mine
-		return err
-	})
-	sc.Step(`^a new user who has no shared links$`, func(ctx context.Context) error {
-		u, err := s.newUser(ctx)
-		s.fresh = u
-		return err
-	})
+// linkSteps are the steps about shared links: making them, and listing
+// them as their owner.
+func (s *scenario) linkSteps() []step {
+	return []step{
+		{`^I have shared an album( that allows uploads| that does not allow uploads| that allows uploads but has expired| whose link has expired)?$`, s.haveSharedAlbum},
+		{`^I have shared a new photo on its own$`, s.haveSharedNewPhoto},
+		{`^I have shared that photo (on its own|in an album)$`, s.haveSharedThatPhoto},
+		{`^I have shared (\d+) new photos in an album and the first of them in two links of its own$`, s.haveSharedPhotosTwice},
+		{`^I have uploaded a new photo "([^"]*)", taken with an? (.+)$`, s.haveUploadedPhotoTakenWith},
+		{`^each of us has shared an album$`, s.eachHasSharedAlbum},
+		{`^the other user has shared an album$`, s.otherHasSharedAlbum},
+		{`^a new user who has no shared links$`, s.newUserWithoutLinks},
 
-	sc.Step(`^I also send my API key$`, func() {
-		s.creds.apiKey = s.me.apiKey
-	})
+		{`^I also send my API key$`, s.alsoSendMyAPIKey},
 
-	sc.Step(`^I list my shared links$`, func(ctx context.Context) (err error) {
-		s.links, err = s.list(ctx, s.me, s.creds)
-		return err
-	})
-	sc.Step(`^the other user lists their shared links$`, func(ctx context.Context) error {
-		other, err := s.otherUser(ctx)
-		if err != nil {
-			return err
-		}
-		s.otherLinks, err = s.list(ctx, other, credentials{apiKey: other.apiKey})
-		if err == nil && s.otherLinks == nil {
-			return fmt.Errorf("the other user's links could not be listed: %s", s.last)
-		}
-		return err
-	})
-	sc.Step(`^they list their shared links$`, func(ctx context.Context) (err error) {
-		if s.fresh == nil {
-			return fmt.Errorf("no new user was made earlier in the scenario")
-		}
-		s.links, err = s.list(ctx, s.fresh, credentials{apiKey: s.fresh.apiKey})
-		return err
-	})
-	sc.Step(`^the shared links I have$`, func(ctx context.Context) (err error) {
-		s.links, err = s.list(ctx, s.me, credentials{apiKey: s.me.apiKey})
-		if err != nil {
-			return err
-		}
-		if s.links == nil {
-			return fmt.Errorf("want my shared links, got: %s", s.last)
-		}
-		if len(s.links) == 0 {
-			return skip("the user has no shared links to judge")
-		}
-		return nil
-	})
+		{`^I list my shared links$`, s.listMyLinks},
+		{`^the other user lists their shared links$`, s.otherListsLinks},
+		{`^they list their shared links$`, s.theyListLinks},
+		{`^the shared links I have$`, s.theLinksIHave},
 
-	sc.Step(`^the links are in order of creation, newest first$`, s.newestFirst)
-	sc.Step(`^every album link carries its album$`, func() error {
-		return s.eachLink(func(l link) error {
-			if l.Type == "ALBUM" && l.Album == nil {
-				return errors.New("an ALBUM link without its album")
-			}
-			return nil
-		})
-	})
-	sc.Step(`^every individual link carries no album and at least one asset$`, func() error {
-		return s.eachLink(func(l link) error {
-			if l.Type != "INDIVIDUAL" {
-				return nil
-			}
-			if l.Album != nil {
-				return errors.New("an INDIVIDUAL link with an album")
-			}
-			if len(l.Assets) == 0 {
-				return errors.New("an INDIVIDUAL link without assets")
-			}
-			return nil
-		})
-	})
-	sc.Step(`^the photo's link comes before the album's$`, func() error {
-		if s.photoLink == nil || s.albumLink == nil {
-			return fmt.Errorf("the scenario has not made a photo link and an album link")
-		}
-		links, err := s.listed()
-		if err != nil {
-			return err
-		}
-		photo, album := -1, -1
-		for i, l := range links {
-			switch l.ID {
-			case s.photoLink.ID:
-				photo = i
-			case s.albumLink.ID:
-				album = i
-			}
-		}
-		if photo < 0 || album < 0 || photo > album {
-			return fmt.Errorf("want the photo's link %s before the album's %s, found them at $[%d] and $[%d] of %d",
-				s.photoLink.ID, s.albumLink.ID, photo, album, len(links))
-		}
-		return nil
-	})
-	sc.Step(`^the list holds that link$`, func() error {
-		_, err := s.find(s.link)
+		{`^the links are in order of creation, newest first$`, s.newestFirst},
+		{`^every album link carries its album$`, s.albumLinksCarryAlbum},
+		{`^every individual link carries no album and at least one asset$`, s.individualLinksCarryAssets},
+		{`^the photo's link comes before the album's$`, s.photoLinkBeforeAlbums},
+		{`^the list holds that link$`, s.listHoldsThatLink},
+		{`^that link still holds no assets$`, s.linkStillHoldsNoAssets},
+		{`^that link's expiry date has passed$`, s.linkHasExpired},
+		{`^the list holds my link and not the other user's$`, s.listHoldsMineNotTheirs},
+		{`^every link in the list is mine$`, s.everyLinkIsMine},
+		{`^no link is in both lists$`, s.noLinkInBoth},
+		{`^within each list every link has the same owner, and a different one in each list$`, s.oneOwnerEachList},
+		{`^that owner is the user who listed the list$`, s.ownerListedTheList},
+		{`^the list is empty$`, s.listIsEmpty},
+	}
+}
+
+// haveSharedAlbum makes a link to a new empty album of mine, of the kind
+// the step names.
+func (s *scenario) haveSharedAlbum(ctx context.Context, which string) error {
+	l, err := s.shareAlbum(ctx, s.me, which)
+	s.albumLink = l
+	return err
+}
+
+// haveSharedNewPhoto uploads a new photo and shares it in a link of its
+// own.
+func (s *scenario) haveSharedNewPhoto(ctx context.Context) error {
+	if err := s.uploadNew(ctx, defaultName, nil); err != nil {
 		return err
-	})
-	// A listing may show no album's assets (the reference shows none): the
-	// link and its album are read on their own too, where they must show
-	// what they hold.
-	sc.Step(`^that link still holds no assets$`, func(ctx context.Context) error {
-		l, err := s.find(s.link)
+	}
+	if err := s.acceptedAsNew(); err != nil {
+		return err
+	}
+	id, _, err := s.decodeUpload(http.StatusCreated)
+	if err != nil {
+		return err
+	}
+	l, err := s.makeLink(ctx, s.me, map[string]any{"type": "INDIVIDUAL", "assetIds": []string{id}})
+	s.photoLink = l
+	return err
+}
+
+// haveSharedThatPhoto shares the photo uploaded first, on its own or in a
+// new album.
+func (s *scenario) haveSharedThatPhoto(ctx context.Context, how string) error {
+	if s.firstID == "" {
+		return fmt.Errorf("no photo was uploaded earlier in the scenario")
+	}
+	if how == "in an album" {
+		_, err := s.shareAlbum(ctx, s.me, "", s.firstID)
+		return err
+	}
+	_, err := s.makeLink(ctx, s.me, map[string]any{"type": "INDIVIDUAL", "assetIds": []string{s.firstID}})
+	return err
+}
+
+// haveSharedPhotosTwice uploads n new photos, shares them in an album,
+// and the first of them in two links of its own: a photo listed thrice.
+func (s *scenario) haveSharedPhotosTwice(ctx context.Context, n int) error {
+	for range n {
+		id, f, err := s.uploadPhoto(ctx, s.me)
 		if err != nil {
 			return err
 		}
-		if n := len(l.allAssets()); n > 0 || (l.Album != nil && l.Album.AssetCount > 0) {
-			return fmt.Errorf("link %s holds %d assets now, as listed", l.ID, n)
-		}
-		var own link
-		if err := s.call(ctx, "reading the link", http.MethodGet, "/shared-links/"+l.ID, credentials{apiKey: s.me.apiKey}, nil, &own, http.StatusOK); err != nil {
+		s.wf.photos, s.wf.files = append(s.wf.photos, id), append(s.wf.files, f)
+	}
+	var err error
+	if s.albumLink, err = s.shareAlbum(ctx, s.me, "", s.wf.photos...); err != nil {
+		return err
+	}
+	for range 2 {
+		if s.photoLink, err = s.makeLink(ctx, s.me, map[string]any{"type": "INDIVIDUAL", "assetIds": s.wf.photos[:1]}); err != nil {
 			return err
 		}
-		if n := len(own.allAssets()); n > 0 {
-			return fmt.Errorf("link %s, read on its own, holds %d assets now", l.ID, n)
+	}
+	s.sharedTwice = s.wf.photos[0]
+	return nil
+}
+
+// haveUploadedPhotoTakenWith uploads a new photo of a fixture that names
+// the camera that took it. The scenario names the camera so that its
+// reader knows where the EXIF it expects comes from: the fixture must say
+// so too.
+func (s *scenario) haveUploadedPhotoTakenWith(ctx context.Context, name, camera string) error {
+	if f := newFile(name); !bytes.Contains(f.content, []byte(camera)) {
+		return fmt.Errorf("steps: the fixture %s does not name the camera %q", name, camera) // a bug of the features
+	}
+	if err := s.uploadNew(ctx, name, nil); err != nil {
+		return err
+	}
+	return s.acceptedAsNew()
+}
+
+// eachHasSharedAlbum makes a link to a new album of the other user's, and
+// one of mine.
+func (s *scenario) eachHasSharedAlbum(ctx context.Context) error {
+	other, err := s.otherUser(ctx)
+	if err != nil {
+		return err
+	}
+	if s.otherLink, err = s.shareAlbum(ctx, other, ""); err != nil {
+		return err
+	}
+	s.albumLink, err = s.shareAlbum(ctx, s.me, "")
+	return err
+}
+
+// otherHasSharedAlbum makes a link to a new album of the other user's,
+// leaving "that link" the last of mine.
+func (s *scenario) otherHasSharedAlbum(ctx context.Context) error {
+	other, err := s.otherUser(ctx)
+	if err != nil {
+		return err
+	}
+	mine := s.link
+	s.otherLink, err = s.shareAlbum(ctx, other, "")
+	s.link = mine
+	return err
+}
+
+// newUserWithoutLinks makes a new user, who has shared nothing.
+func (s *scenario) newUserWithoutLinks(ctx context.Context) error {
+	u, err := s.newUser(ctx)
+	s.fresh = u
+	return err
+}
+
+// alsoSendMyAPIKey adds my API key to the credentials of the next
+// requests.
+func (s *scenario) alsoSendMyAPIKey() {
+	s.creds.apiKey = s.me.apiKey
+}
+
+// listMyLinks lists the shared links with the scenario's credentials.
+func (s *scenario) listMyLinks(ctx context.Context) (err error) {
+	s.links, err = s.list(ctx, s.me, s.creds)
+	return err
+}
+
+// otherListsLinks lists the other user's shared links, as them.
+func (s *scenario) otherListsLinks(ctx context.Context) error {
+	other, err := s.otherUser(ctx)
+	if err != nil {
+		return err
+	}
+	s.otherLinks, err = s.list(ctx, other, credentials{apiKey: other.apiKey})
+	if err == nil && s.otherLinks == nil {
+		return fmt.Errorf("the other user's links could not be listed: %s", s.last)
+	}
+	return err
+}
+
+// theyListLinks lists the shared links of the new user, as them.
+func (s *scenario) theyListLinks(ctx context.Context) (err error) {
+	if s.fresh == nil {
+		return fmt.Errorf("no new user was made earlier in the scenario")
+	}
+	s.links, err = s.list(ctx, s.fresh, credentials{apiKey: s.fresh.apiKey})
+	return err
+}
+
+// theLinksIHave lists my shared links, whatever they are: a scenario about
+// every link is skipped when I have none.
+func (s *scenario) theLinksIHave(ctx context.Context) (err error) {
+	s.links, err = s.list(ctx, s.me, credentials{apiKey: s.me.apiKey})
+	if err != nil {
+		return err
+	}
+	if s.links == nil {
+		return fmt.Errorf("want my shared links, got: %s", s.last)
+	}
+	if len(s.links) == 0 {
+		return skip("the user has no shared links to judge")
+	}
+	return nil
+}
+
+// albumLinksCarryAlbum judges every listed album link: it carries its
+// album.
+func (s *scenario) albumLinksCarryAlbum() error {
+	return s.eachLink(func(l link) error {
+		if l.Type == "ALBUM" && l.Album == nil {
+			return errors.New("an ALBUM link without its album")
 		}
-		if l.Album == nil {
+		return nil
+	})
+}
+
+// individualLinksCarryAssets judges every listed individual link: no
+// album, and assets.
+func (s *scenario) individualLinksCarryAssets() error {
+	return s.eachLink(func(l link) error {
+		if l.Type != "INDIVIDUAL" {
 			return nil
 		}
-		var al album
-		if err := s.call(ctx, "reading the link's album", http.MethodGet, "/albums/"+l.Album.ID, credentials{apiKey: s.me.apiKey}, nil, &al, http.StatusOK); err != nil {
-			return err
+		if l.Album != nil {
+			return errors.New("an INDIVIDUAL link with an album")
 		}
-		if len(al.Assets) > 0 || al.AssetCount > 0 {
-			return fmt.Errorf("the link's album %s, read on its own, holds %d assets now (assetCount %d)", al.ID, len(al.Assets), al.AssetCount)
-		}
-		return nil
-	})
-	sc.Step(`^that link's expiry date has passed$`, func() error {
-		l, err := s.find(s.link)
-		if err != nil {
-			return err
-		}
-		if l.ExpiresAt == nil {
-			return fmt.Errorf("link %s has no expiry date", l.ID)
-		}
-		t, err := parseTime(*l.ExpiresAt)
-		if err != nil {
-			return fmt.Errorf("link %s: expiresAt: %w", l.ID, err)
-		}
-		if !t.Before(time.Now()) {
-			return fmt.Errorf("link %s expires at %s, which has not passed", l.ID, *l.ExpiresAt)
+		if len(l.Assets) == 0 {
+			return errors.New("an INDIVIDUAL link without assets")
 		}
 		return nil
 	})
-	sc.Step(`^the list holds my link and not the other user's$`, func() error {
-		if _, err := s.find(s.albumLink); err != nil {
-			return err
+}
+
+// photoLinkBeforeAlbums judges the list's order: the photo's link, made
+// later, before the album's.
+func (s *scenario) photoLinkBeforeAlbums() error {
+	if s.photoLink == nil || s.albumLink == nil {
+		return fmt.Errorf("the scenario has not made a photo link and an album link")
+	}
+	links, err := s.listed()
+	if err != nil {
+		return err
+	}
+	photo, album := -1, -1
+	for i, l := range links {
+		switch l.ID {
+		case s.photoLink.ID:
+			photo = i
+		case s.albumLink.ID:
+			album = i
 		}
-		if s.otherLink == nil {
-			return fmt.Errorf("the other user has made no link")
+	}
+	if photo < 0 || album < 0 || photo > album {
+		return fmt.Errorf("want the photo's link %s before the album's %s, found them at $[%d] and $[%d] of %d",
+			s.photoLink.ID, s.albumLink.ID, photo, album, len(links))
+	}
+	return nil
+}
+
+// listHoldsThatLink judges the list: it holds the link made last.
+func (s *scenario) listHoldsThatLink() error {
+	_, err := s.find(s.link)
+	return err
+}
+
+// linkStillHoldsNoAssets judges the link made last: it holds no assets.
+// A listing may show no album's assets (the reference shows none): the
+// link and its album are read on their own too, where they must show what
+// they hold.
+func (s *scenario) linkStillHoldsNoAssets(ctx context.Context) error {
+	l, err := s.find(s.link)
+	if err != nil {
+		return err
+	}
+	if n := len(l.allAssets()); n > 0 || (l.Album != nil && l.Album.AssetCount > 0) {
+		return fmt.Errorf("link %s holds %d assets now, as listed", l.ID, n)
+	}
+	var own link
+	if err := s.call(ctx, "reading the link", http.MethodGet, "/shared-links/"+l.ID, credentials{apiKey: s.me.apiKey}, nil, &own, http.StatusOK); err != nil {
+		return err
+	}
+	if n := len(own.allAssets()); n > 0 {
+		return fmt.Errorf("link %s, read on its own, holds %d assets now", l.ID, n)
+	}
+	if l.Album == nil {
+		return nil
+	}
+	var al album
+	if err := s.call(ctx, "reading the link's album", http.MethodGet, "/albums/"+l.Album.ID, credentials{apiKey: s.me.apiKey}, nil, &al, http.StatusOK); err != nil {
+		return err
+	}
+	if len(al.Assets) > 0 || al.AssetCount > 0 {
+		return fmt.Errorf("the link's album %s, read on its own, holds %d assets now (assetCount %d)", al.ID, len(al.Assets), al.AssetCount)
+	}
+	return nil
+}
+
+// linkHasExpired judges the link made last, as listed: its expiry date
+// has passed.
+func (s *scenario) linkHasExpired() error {
+	l, err := s.find(s.link)
+	if err != nil {
+		return err
+	}
+	if l.ExpiresAt == nil {
+		return fmt.Errorf("link %s has no expiry date", l.ID)
+	}
+	t, err := parseTime(*l.ExpiresAt)
+	if err != nil {
+		return fmt.Errorf("link %s: expiresAt: %w", l.ID, err)
+	}
+	if !t.Before(time.Now()) {
+		return fmt.Errorf("link %s expires at %s, which has not passed", l.ID, *l.ExpiresAt)
+	}
+	return nil
+}
+
+// listHoldsMineNotTheirs judges my list: it holds my album's link, and
+// not the other user's.
+func (s *scenario) listHoldsMineNotTheirs() error {
+	if _, err := s.find(s.albumLink); err != nil {
+		return err
+	}
+	if s.otherLink == nil {
+		return fmt.Errorf("the other user has made no link")
+	}
+	for _, l := range s.links {
+		if l.ID == s.otherLink.ID {
+			return fmt.Errorf("my list holds the other user's link %s", l.ID)
 		}
-		for _, l := range s.links {
-			if l.ID == s.otherLink.ID {
-				return fmt.Errorf("my list holds the other user's link %s", l.ID)
-			}
+	}
+	return nil
+}
+
+// everyLinkIsMine judges my list: every link in it is of my user.
+func (s *scenario) everyLinkIsMine() error {
+	if s.me.id == "" {
+		return fmt.Errorf("my user id is not known: no link of mine was made")
+	}
+	return s.eachLink(func(l link) error {
+		if l.UserID != s.me.id {
+			return fmt.Errorf("a link of user %s, not mine (%s)", l.UserID, s.me.id)
 		}
 		return nil
 	})
-	sc.Step(`^every link in the list is mine$`, func() error {
-		if s.me.id == "" {
-			return fmt.Errorf("my user id is not known: no link of mine was made")
+}
+
+// oneOwnerEachList judges my list and the other user's: each has one
+// owner, another in each.
+func (s *scenario) oneOwnerEachList() error {
+	lists, err := s.bothLists()
+	if err != nil {
+		return err
+	}
+	for _, list := range lists {
+		if len(list.links) == 0 {
+			return skip("%s list of shared links is empty: there is nothing to compare", list.whose)
 		}
-		return s.eachLink(func(l link) error {
-			if l.UserID != s.me.id {
-				return fmt.Errorf("a link of user %s, not mine (%s)", l.UserID, s.me.id)
-			}
-			return nil
-		})
-	})
-	sc.Step(`^no link is in both lists$`, s.noLinkInBoth)
-	sc.Step(`^within each list every link has the same owner, and a different one in each list$`, func() error {
-		lists, err := s.bothLists()
-		if err != nil {
-			return err
-		}
-		for _, list := range lists {
-			if len(list.links) == 0 {
-				return skip("%s list of shared links is empty: there is nothing to compare", list.whose)
-			}
-			for _, l := range list.links {
-				if l.UserID != list.links[0].UserID {
-					return fmt.Errorf("%s list holds links of user %s and of user %s", list.whose, list.links[0].UserID, l.UserID)
-				}
+		for _, l := range list.links {
+			if l.UserID != list.links[0].UserID {
+				return fmt.Errorf("%s list holds links of user %s and of user %s", list.whose, list.links[0].UserID, l.UserID)
 			}
 		}
-		if owner := lists[0].links[0].UserID; owner == lists[1].links[0].UserID {
-			return fmt.Errorf("both lists hold links of user %s", owner)
+	}
+	if owner := lists[0].links[0].UserID; owner == lists[1].links[0].UserID {
+		return fmt.Errorf("both lists hold links of user %s", owner)
+	}
+	return nil
+}
+
+// ownerListedTheList judges my list and the other user's: each holds only
+// links of the user who listed it.
+func (s *scenario) ownerListedTheList() error {
+	lists, err := s.bothLists()
+	if err != nil {
+		return err
+	}
+	for _, list := range lists {
+		if list.by.id == "" {
+			return fmt.Errorf("the harness does not know the id of the user of %s list", list.whose)
 		}
-		return nil
-	})
-	sc.Step(`^that owner is the user who listed the list$`, func() error {
-		lists, err := s.bothLists()
-		if err != nil {
-			return err
-		}
-		for _, list := range lists {
-			if list.by.id == "" {
-				return fmt.Errorf("the harness does not know the id of the user of %s list", list.whose)
+		for _, l := range list.links {
+			if l.UserID != list.by.id {
+				return fmt.Errorf("%s list holds link %s of user %s, not of %s", list.whose, l.ID, l.UserID, list.by.id)
 			}
-			for _, l := range list.links {
-				if l.UserID != list.by.id {
-					return fmt.Errorf("%s list holds link %s of user %s, not of %s", list.whose, l.ID, l.UserID, list.by.id)
-				}
-			}
 		}
-		return nil
-	})
-	sc.Step(`^the list is empty$`, s.listIsEmpty)
-	s.registerInvariants(sc)
-	s.registerUploadedInLinks(sc)
+	}
+	return nil
 }
 
 // eachLink applies check to every listed link and reports the first
@@ -445,6 +530,7 @@ func (s *scenario) eachLink(check func(link) error) error {
 	return nil
 }
 
+// find is the listed link of want's id.
 func (s *scenario) find(want *link) (*link, error) {
 	if want == nil {
 		return nil, fmt.Errorf("no link was made earlier in the scenario")
@@ -461,6 +547,7 @@ func (s *scenario) find(want *link) (*link, error) {
 	return nil, fmt.Errorf("the list of %d links does not hold link %s", len(links), want.ID)
 }
 
+// newestFirst judges the list's order: newest first, by createdAt.
 func (s *scenario) newestFirst() error {
 	links, err := s.listed()
 	if err != nil {

@@ -25,6 +25,9 @@ func (s *scenario) areas() []area {
 		{"pictures", s.pictureSteps()},
 		{"the upload limit", s.uploadLimitSteps()},
 		{"robustness", s.robustnessSteps()},
+		{"shared links", s.linkSteps()},
+		{"the links' rules", s.invariantSteps()},
+		{"uploads in links", s.uploadedInLinksSteps()},
 		{"the server", s.serverSteps()},
 	}
 }
