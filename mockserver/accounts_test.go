@@ -226,9 +226,10 @@ func TestPasswordsChangeAndSessionsEnd(t *testing.T) {
 	var sessions []model.Session
 	do(t, newRequest(t, http.MethodGet, srv.URL+"/api/sessions", nil, asBearer(first)...)).json(t, &sessions)
 	require.Len(t, sessions, 2)
-	assert.True(t, sessions[0].Current, "the session the request came with")
-	assert.Equal(t, "Safari", sessions[1].DeviceType)
-	assert.Equal(t, "Mac OS", sessions[1].DeviceOS)
+	assert.True(t, sessions[1].Current, "the session the request came with, the older")
+	assert.False(t, sessions[0].Current, "the newest first")
+	assert.Equal(t, "Safari", sessions[0].DeviceType)
+	assert.Equal(t, "Mac OS", sessions[0].DeviceOS)
 
 	requireError(t, postJSON(t, srv, "/api/auth/change-password", `{"password":"wrong","newPassword":"long enough"}`, asBearer(first)...), 400, "Wrong password")
 	requireError(t, postJSON(t, srv, "/api/auth/change-password", `{"password":"pw-Dora","newPassword":"short"}`, asBearer(first)...), 400,
@@ -268,9 +269,12 @@ func TestAPIKeysAreListedRenamedAndDeleted(t *testing.T) {
 	require.Equal(t, http.StatusCreated, rep.status)
 	var made model.NewAPIKey
 	rep.json(t, &made)
+	rep = postJSON(t, srv, "/api/api-keys", `{"name":"phone"}`, "x-api-key", keyAlice)
+	require.Equal(t, http.StatusCreated, rep.status)
 	var keys []model.APIKey
 	do(t, newRequest(t, http.MethodGet, srv.URL+"/api/api-keys", nil, "x-api-key", keyAlice)).json(t, &keys)
-	require.Len(t, keys, 1)
+	require.Len(t, keys, 2)
+	assert.Equal(t, []string{"phone", "laptop"}, []string{keys[0].Name, keys[1].Name}, "the newest first")
 	assert.NotContains(t, string(do(t, newRequest(t, http.MethodGet, srv.URL+"/api/api-keys", nil, "x-api-key", keyAlice)).body), made.Secret, "never the secret")
 
 	rep = sendJSON(t, srv, http.MethodPut, "/api/api-keys/"+made.APIKey.ID, `{"name":"desktop"}`, "x-api-key", keyAlice)

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/mediaspec/mediaspec/mockserver/model"
 )
@@ -333,14 +334,25 @@ func (tx *Tx) removeUser(u *model.UserRecord) error {
 	return nil
 }
 
-// SessionsOf is the user's sessions, in the order they were made.
+// SessionsOf is the user's sessions, the last changed first, then the
+// newest, as the reference lists them (by updatedAt, then createdAt,
+// descending); the last made first where those are alike.
 func (v *View) SessionsOf(userID string) []*model.SessionRecord {
 	var out []*model.SessionRecord
-	for _, se := range v.st.sessions {
+	for _, se := range slices.Backward(v.st.sessions) {
 		if se.UserID == userID {
 			out = append(out, se)
 		}
 	}
+	changed := func(se *model.SessionRecord) time.Time {
+		if se.UpdatedAt.IsZero() {
+			return se.CreatedAt.Time
+		}
+		return se.UpdatedAt.Time
+	}
+	slices.SortStableFunc(out, func(a, b *model.SessionRecord) int {
+		return cmp.Or(changed(b).Compare(changed(a)), b.CreatedAt.Compare(a.CreatedAt.Time))
+	})
 	return out
 }
 
@@ -375,14 +387,17 @@ func (tx *Tx) removeSession(i int) {
 	})
 }
 
-// APIKeysOf is the keys the user made, in the order they were made.
+// APIKeysOf is the keys the user made, the newest first, as the reference
+// lists them (by createdAt, descending); the last made first where their
+// times are alike.
 func (v *View) APIKeysOf(userID string) []*model.APIKeyRecord {
 	var out []*model.APIKeyRecord
-	for _, k := range v.st.apiKeys {
+	for _, k := range slices.Backward(v.st.apiKeys) {
 		if k.UserID == userID {
 			out = append(out, k)
 		}
 	}
+	slices.SortStableFunc(out, func(a, b *model.APIKeyRecord) int { return b.CreatedAt.Compare(a.CreatedAt.Time) })
 	return out
 }
 
