@@ -79,13 +79,28 @@ func refusesNull(h http.Handler, _ model.Dataset) http.Handler {
 			http.Error(w, err.Error(), http.StatusBadRequest)
 			return
 		}
-		if path := nullIn(decode(body), "$"); path != "" && json.Valid(body) {
+		if path := nullIn(withoutNones(r, decode(body)), "$"); path != "" && json.Valid(body) {
 			writeJSON(w, http.StatusBadRequest, errorBody(http.StatusBadRequest, path+" must not be null"))
 			return
 		}
 		r.Body = io.NopCloser(bytes.NewReader(body))
 		h.ServeHTTP(w, r)
 	})
+}
+
+// withoutNones is a request's body without the nulls the reference takes
+// as "none": an admin clears a user's quota and storage label with them.
+func withoutNones(r *http.Request, body any) any {
+	m, ok := body.(map[string]any)
+	if !ok || r.Method != http.MethodPut || !strings.HasPrefix(r.URL.Path, "/api/admin/users/") {
+		return body
+	}
+	for _, field := range []string{"quotaSizeInBytes", "storageLabel"} {
+		if v, ok := m[field]; ok && v == nil {
+			delete(m, field)
+		}
+	}
+	return m
 }
 
 // nullIn is the path of the first null in v, or "".

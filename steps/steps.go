@@ -51,6 +51,7 @@ type scenario struct {
 	library  libraryState  // what links show as the library changes (library.go)
 	accounts accountsState // users an admin deletes, restores and limits (accounts.go)
 	live     liveState     // connections to the live events (live.go)
+	identity identityState // logins, sessions, keys and users of the users the harness makes (accounts_state.go)
 
 	name   string // the scenario's
 	traces traces // what the scenario made, to take away when it ends (cleanup.go)
@@ -76,6 +77,8 @@ func Register(sc *godog.ScenarioContext, cfg Config) {
 	s.registerCleanup(sc)
 	s.registerJudging(sc)
 	s.registerAreas(sc)
+	s.registerWorkflows(sc)
+	s.registerFiles(sc)
 	s.registerDownloads(sc)
 	s.registerLibrary(sc)
 	s.registerAccounts(sc)
