@@ -77,8 +77,6 @@ func Register(sc *godog.ScenarioContext, cfg Config) {
 	s.registerCleanup(sc)
 	s.registerJudging(sc)
 	s.registerAreas(sc)
-	s.registerWorkflows(sc)
-	s.registerFiles(sc)
 	s.registerDownloads(sc)
 	s.registerLibrary(sc)
 	s.registerAccounts(sc)

@@ -28,6 +28,8 @@ func (s *scenario) areas() []area {
 		{"shared links", s.linkSteps()},
 		{"the links' rules", s.invariantSteps()},
 		{"uploads in links", s.uploadedInLinksSteps()},
+		{"workflows", s.workflowSteps()},
+		{"files", s.fileSteps()},
 		{"the server", s.serverSteps()},
 		{"accounts and sessions", s.accountSessionSteps()},
 		{"users", s.userProfileSteps()},
