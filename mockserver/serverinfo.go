@@ -1,6 +1,7 @@
 package mockserver
 
 import (
+	"io"
 	"math"
 	"net/http"
 	"slices"
@@ -75,26 +76,44 @@ func (s *server) serverConfig(c *call) error {
 	}{cfg.Server.LoginPageMessage, cfg.Trash.Days, cfg.User.DeleteDelay, cfg.OAuth.ButtonText, initialized, onboarded, cfg.Server.ExternalDomain})
 }
 
-// serverFeatures is GET /api/server-info/features: what the mock does, as
-// the reference's flags say it (no machine learning, no OAuth, no mail).
-func serverFeatures(c *call) error {
+// serverFeatures is GET /api/server-info/features: what the server does,
+// as the reference derives it from the settings (an admin who turns the
+// map or machine learning on or off sees the flag follow). The mock keeps
+// no config file.
+func (s *server) serverFeatures(c *call) error {
+	cfg := s.config()
+	ml := cfg.MachineLearning
+	smartSearch := ml.Enabled && ml.CLIP.Enabled
 	return c.json(http.StatusOK, map[string]bool{
-		"smartSearch": false, "facialRecognition": false, "duplicateDetection": false, "map": true,
-		"reverseGeocoding": true, "sidecar": true, "search": true, "trash": true, "oauth": false,
-		"oauthAutoLaunch": false, "passwordLogin": true, "configFile": false, "email": false,
+		"smartSearch": smartSearch, "facialRecognition": ml.Enabled && ml.FacialRecognition.Enabled,
+		"duplicateDetection": smartSearch && ml.DuplicateDetection.Enabled, "map": cfg.Map.Enabled,
+		"reverseGeocoding": cfg.ReverseGeocoding.Enabled, "sidecar": true, "search": true, "trash": cfg.Trash.Enabled,
+		"oauth": cfg.OAuth.Enabled, "oauthAutoLaunch": cfg.OAuth.AutoLaunch, "passwordLogin": cfg.PasswordLogin.Enabled,
+		"configFile": false, "email": cfg.Notifications.SMTP.Enabled,
 	})
 }
 
-// serverTheme is GET /api/server-info/theme: no custom CSS.
-func serverTheme(c *call) error {
-	return c.json(http.StatusOK, map[string]string{"customCss": ""})
+// config is the server's settings as they are now.
+func (s *server) config() model.SystemConfig {
+	var cfg model.SystemConfig
+	s.store.Read(func(v *store.View) { cfg = v.SystemConfig() })
+	return cfg
 }
 
-// customCSS is GET /custom.css at the server's root: the theme's CSS, none.
-func customCSS(c *call) error {
+// serverTheme is GET /api/server-info/theme: the theme's CSS of the settings.
+func (s *server) serverTheme(c *call) error {
+	return c.json(http.StatusOK, map[string]string{"customCss": s.config().Theme.CustomCSS})
+}
+
+// customCSS is GET /custom.css at the server's root: the theme's CSS.
+func (s *server) customCSS(c *call) error {
+	css := s.config().Theme.CustomCSS
 	c.w.Header().Set("Content-Type", "text/css; charset=utf-8")
-	c.w.Header().Set("Content-Length", "0")
+	c.w.Header().Set("Content-Length", strconv.Itoa(len(css)))
 	c.w.WriteHeader(http.StatusOK)
+	if c.r.Method != http.MethodHead {
+		_, _ = io.WriteString(c.w, css)
+	}
 	return nil
 }
 
