@@ -68,7 +68,7 @@ var workflowOperations = []string{
 	"removeSharedLink", "addSharedLinkAssets", "removeSharedLinkAssets", "login", "getMyUser", "createUserAdmin",
 	"createApiKey", "pingServer", "getServerVersion", "getSupportedMediaTypes", "checkBulkUpload", "getAssetStatistics",
 	"getAssetInfo", "getAssetThumbnail", "serveFile", "getProfileImage", "getAllAlbums", "createAlbum", "getAlbumInfo",
-	"addAssetsToAlbum", "getOpenApiJson", "getOpenApiYaml",
+	"addAssetsToAlbum",
 }
 
 // operationFinder names the operation of our document a request is for.
