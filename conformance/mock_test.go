@@ -89,13 +89,20 @@ func refusesNull(h http.Handler, _ model.Dataset) http.Handler {
 }
 
 // withoutNones is a request's body without the nulls the reference takes
-// as "none": an admin clears a user's quota and storage label with them.
+// as "none": an admin clears a user's quota and storage label with them,
+// and a user a person's birth date.
 func withoutNones(r *http.Request, body any) any {
 	m, ok := body.(map[string]any)
-	if !ok || r.Method != http.MethodPut || !strings.HasPrefix(r.URL.Path, "/api/admin/users/") {
+	var fields []string
+	switch {
+	case !ok || r.Method != http.MethodPut:
 		return body
+	case strings.HasPrefix(r.URL.Path, "/api/admin/users/"):
+		fields = []string{"quotaSizeInBytes", "storageLabel"}
+	case strings.HasPrefix(r.URL.Path, "/api/people/"):
+		fields = []string{"birthDate"}
 	}
-	for _, field := range []string{"quotaSizeInBytes", "storageLabel"} {
+	for _, field := range fields {
 		if v, ok := m[field]; ok && v == nil {
 			delete(m, field)
 		}

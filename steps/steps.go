@@ -53,6 +53,11 @@ type scenario struct {
 	live     liveState     // connections to the live events (live.go)
 	identity identityState // logins, sessions, keys and users of the users the harness makes (accounts_state.go)
 
+	people     peopleState     // people a new user makes and changes (people.go)
+	settings   settingsState   // the server's settings an admin changes (settings.go)
+	search     searchState     // photos found by search and on the map (search.go)
+	activities activitiesState // comments and likes on a shared album (activities.go)
+
 	name   string // the scenario's
 	traces traces // what the scenario made, to take away when it ends (cleanup.go)
 

@@ -33,6 +33,10 @@ func (s *scenario) areas() []area {
 		{"the server", s.serverSteps()},
 		{"accounts and sessions", s.accountSessionSteps()},
 		{"users", s.userProfileSteps()},
+		{"people", s.peopleSteps()},
+		{"the server's settings", s.settingsSteps()},
+		{"search and the map", s.searchSteps()},
+		{"activities", s.activitiesSteps()},
 	}
 }
 
