@@ -14,8 +14,6 @@ import (
 	"path"
 	"slices"
 	"strings"
-
-	"github.com/cucumber/godog"
 )
 
 // Downloads: what a link's holder takes of what it shares, as the upstream
@@ -165,236 +163,280 @@ func namedAfter(name, uploaded string) bool {
 	return found && n != "" && strings.Trim(n, "0123456789") == ""
 }
 
-func (s *scenario) registerDownloads(sc *godog.ScenarioContext) {
-	sc.Step(`^I have shared an album of (those photos|the first of those photos) (that allows downloads|that does not allow downloads|with the password "([^"]*)")$`,
-		func(ctx context.Context, which, how, password string) error {
-			if len(s.wf.photos) == 0 {
-				return fmt.Errorf("no photos were uploaded earlier in the scenario")
-			}
-			s.dl.shared = s.wf.photos
-			if which == "the first of those photos" {
-				s.dl.shared = s.wf.photos[:1]
-			}
-			if _, err := s.makeAlbum(ctx, "Conformance "+randomHex(4), s.dl.shared); err != nil {
-				return err
-			}
-			in := map[string]any{"type": "ALBUM", "albumId": s.wf.album, "allowUpload": false, "allowDownload": how != "that does not allow downloads"}
-			if password != "" {
-				in["password"] = password
-			}
-			var l link
-			if err := s.call(ctx, "making the link", http.MethodPost, "/shared-links", credentials{apiKey: s.me.apiKey}, in, &l, http.StatusCreated); err != nil {
-				return err
-			}
-			if l.Key == "" {
-				return fmt.Errorf("making the link: the answer has no key")
-			}
-			s.link = &l
-			return nil
-		})
+// downloadSteps are the steps about what a link's holder downloads.
+func (s *scenario) downloadSteps() []step {
+	return []step{
+		{`^I have shared an album of (those photos|the first of those photos) (that allows downloads|that does not allow downloads|with the password "([^"]*)")$`, s.shareAlbumForDownload},
 
-	sc.Step(`^its holder asks which archives the album makes$`, func(ctx context.Context) error {
-		return s.holderAsks(ctx, "/download/info", false, map[string]any{"albumId": s.wf.album})
-	})
-	sc.Step(`^its holder asks which archives (?:those photos|all of my photos) make$`, func(ctx context.Context) error {
-		return s.holderAsks(ctx, "/download/info", false, map[string]any{"assetIds": s.wf.photos})
-	})
-	sc.Step(`^its holder asks for an archive of (?:those photos|all of my photos)( with the token it got)?$`, func(ctx context.Context, withToken string) error {
-		s.dl.archives = nil
-		if err := s.holderAsks(ctx, "/download/archive", withToken != "", map[string]any{"assetIds": s.wf.photos}); err != nil {
-			return err
-		}
-		if s.last.status == http.StatusOK {
-			s.dl.archives = [][]byte{s.last.body}
-		}
-		return nil
-	})
+		{`^its holder asks which archives the album makes$`, s.holderAsksAlbumArchives},
+		{`^its holder asks which archives (?:those photos|all of my photos) make$`, s.holderAsksPhotoArchives},
+		{`^its holder asks for an archive of (?:those photos|all of my photos)( with the token it got)?$`, s.holderAsksForArchive},
+		{`^the archives hold exactly those photos, with the sizes of their files$`, s.archivesPlanHoldsPhotos},
+		{`^its holder downloads each archive$`, s.holderDownloadsArchives},
+		{`^the archives? holds? exactly the files I uploaded, byte for byte$`, s.archivesHoldFiles},
+		{`^its holder downloads each of those photos on its own, byte for byte$`, s.holderDownloadsEachPhoto},
+		{`^its holder, asking for each of those photos on its own, is refused with status (\d+) and the message "([^"]*)"$`, s.holderRefusedEachPhoto},
+		{`^its holder, asking for the original of each of those photos, gets none of their bytes$`, s.holderGetsNoOriginals},
+		{`^its holder opens the link with the password "([^"]*)" and keeps the token it gives$`, s.holderOpensWithPassword},
+		{`^the archive is refused with status 401 and the message "Invalid password", or is exactly the files I uploaded where the server checks a link's password only when the link is opened$`, s.archiveRefusedOrExact},
+	}
+}
 
-	sc.Step(`^the archives hold exactly those photos, with the sizes of their files$`, func() error {
-		if err := s.wantStatus(http.StatusCreated, http.StatusOK); err != nil {
-			return err
-		}
-		var plan planSeen
-		if err := json.Unmarshal(s.last.body, &plan); err != nil || plan.TotalSize == nil {
-			return fmt.Errorf("the answer is not a download's archives: %s", s.last)
-		}
-		files, err := s.sharedFiles()
-		if err != nil {
-			return err
-		}
-		var listed []string
-		var want, sum int64
-		for i, ar := range plan.Archives {
-			if ar.Size == nil {
-				return fmt.Errorf("archive %d has no size: %s", i+1, s.last)
-			}
-			var size int64
-			for _, id := range ar.AssetIDs {
-				f, ok := files[id]
-				if !ok {
-					return fmt.Errorf("archive %d lists %s, which is not one of the photos shared", i+1, id)
-				}
-				size += int64(len(f.content))
-			}
-			if *ar.Size != size {
-				return fmt.Errorf("archive %d says %d bytes, its files are %d", i+1, *ar.Size, size)
-			}
-			sum += *ar.Size
-			listed = append(listed, ar.AssetIDs...)
-		}
-		for _, f := range files {
-			want += int64(len(f.content))
-		}
-		slices.Sort(listed)
-		shared := slices.Sorted(slices.Values(s.dl.shared))
-		if !slices.Equal(listed, shared) {
-			return fmt.Errorf("the archives list %d photos %v, want the %d shared, each once", len(listed), listed, len(shared))
-		}
-		if *plan.TotalSize != want || sum != want {
-			return fmt.Errorf("totalSize is %d and the archives' sizes add up to %d, want the files' %d bytes", *plan.TotalSize, sum, want)
-		}
-		s.dl.plan = &plan
-		return nil
-	})
+// shareAlbumForDownload makes an album of my photos of the scenario, or of
+// the first of them, and a link to it that allows downloads or not, or has
+// a password.
+func (s *scenario) shareAlbumForDownload(ctx context.Context, which, how, password string) error {
+	if len(s.wf.photos) == 0 {
+		return fmt.Errorf("no photos were uploaded earlier in the scenario")
+	}
+	s.dl.shared = s.wf.photos
+	if which == "the first of those photos" {
+		s.dl.shared = s.wf.photos[:1]
+	}
+	if _, err := s.makeAlbum(ctx, "Conformance "+randomHex(4), s.dl.shared); err != nil {
+		return err
+	}
+	in := map[string]any{"type": "ALBUM", "albumId": s.wf.album, "allowUpload": false, "allowDownload": how != "that does not allow downloads"}
+	if password != "" {
+		in["password"] = password
+	}
+	var l link
+	if err := s.call(ctx, "making the link", http.MethodPost, "/shared-links", credentials{apiKey: s.me.apiKey}, in, &l, http.StatusCreated); err != nil {
+		return err
+	}
+	if l.Key == "" {
+		return fmt.Errorf("making the link: the answer has no key")
+	}
+	s.link = &l
+	return nil
+}
 
-	sc.Step(`^its holder downloads each archive$`, func(ctx context.Context) error {
-		if s.dl.plan == nil {
-			return fmt.Errorf("the holder was told of no archives earlier in the scenario")
-		}
-		s.dl.archives = nil
-		for _, ar := range s.dl.plan.Archives {
-			if err := s.holderAsks(ctx, "/download/archive", false, map[string]any{"assetIds": ar.AssetIDs}); err != nil {
-				return err
-			}
-			if err := s.wantStatus(http.StatusOK); err != nil {
-				return err
-			}
-			s.dl.archives = append(s.dl.archives, s.last.body)
-		}
-		return nil
-	})
+// holderAsksAlbumArchives asks, as the link's holder, which archives the
+// album makes.
+func (s *scenario) holderAsksAlbumArchives(ctx context.Context) error {
+	return s.holderAsks(ctx, "/download/info", false, map[string]any{"albumId": s.wf.album})
+}
 
-	sc.Step(`^the archives? holds? exactly the files I uploaded, byte for byte$`, func() error {
-		if s.dl.archives == nil {
-			if s.last != nil && s.last.status != http.StatusOK {
-				return s.wrongStatus("200")
-			}
-			return fmt.Errorf("no archive was received earlier in the scenario")
-		}
-		if err := s.judged(); err != nil {
-			return err
-		}
-		files, err := s.sharedFiles()
-		if err != nil {
-			return err
-		}
-		return holdsExactly(s.dl.archives, files)
-	})
+// holderAsksPhotoArchives asks, as the link's holder, which archives my
+// photos of the scenario make.
+func (s *scenario) holderAsksPhotoArchives(ctx context.Context) error {
+	return s.holderAsks(ctx, "/download/info", false, map[string]any{"assetIds": s.wf.photos})
+}
 
-	sc.Step(`^its holder downloads each of those photos on its own, byte for byte$`, func(ctx context.Context) error {
-		files, err := s.sharedFiles()
-		if err != nil {
-			return err
-		}
-		creds, _, err := s.holder(false)
-		if err != nil {
-			return err
-		}
-		for _, id := range s.dl.shared {
-			resp, err := s.cfg.send(ctx, apiRequest{method: http.MethodPost, path: "/download/asset/" + id, creds: creds})
-			if err := s.keep(resp, nil, err); err != nil {
-				return err
-			}
-			if err := s.wantStatus(http.StatusOK); err != nil {
-				return err
-			}
-			if !bytes.Equal(resp.body, files[id].content) {
-				return fmt.Errorf("photo %s: got %d bytes that are not the %d uploaded", id, len(resp.body), len(files[id].content))
-			}
-		}
-		return nil
-	})
+// holderAsksForArchive asks, as the link's holder, for an archive of my
+// photos of the scenario, with the token a password gave when the step
+// says so; an archive received is kept.
+func (s *scenario) holderAsksForArchive(ctx context.Context, withToken string) error {
+	s.dl.archives = nil
+	if err := s.holderAsks(ctx, "/download/archive", withToken != "", map[string]any{"assetIds": s.wf.photos}); err != nil {
+		return err
+	}
+	if s.last.status == http.StatusOK {
+		s.dl.archives = [][]byte{s.last.body}
+	}
+	return nil
+}
 
-	sc.Step(`^its holder, asking for each of those photos on its own, is refused with status (\d+) and the message "([^"]*)"$`, func(ctx context.Context, status int, message string) error {
-		creds, _, err := s.holder(false)
-		if err != nil {
-			return err
+// archivesPlanHoldsPhotos judges the archives the holder was told of:
+// together they list each shared photo once, and their sizes are their
+// files'. The plan is kept for the downloads.
+func (s *scenario) archivesPlanHoldsPhotos() error {
+	if err := s.wantStatus(http.StatusCreated, http.StatusOK); err != nil {
+		return err
+	}
+	var plan planSeen
+	if err := json.Unmarshal(s.last.body, &plan); err != nil || plan.TotalSize == nil {
+		return fmt.Errorf("the answer is not a download's archives: %s", s.last)
+	}
+	files, err := s.sharedFiles()
+	if err != nil {
+		return err
+	}
+	var listed []string
+	var want, sum int64
+	for i, ar := range plan.Archives {
+		if ar.Size == nil {
+			return fmt.Errorf("archive %d has no size: %s", i+1, s.last)
 		}
-		for _, id := range s.wf.photos {
-			resp, err := s.cfg.send(ctx, apiRequest{method: http.MethodPost, path: "/download/asset/" + id, creds: creds})
-			if err := s.keep(resp, nil, err); err != nil {
-				return err
+		var size int64
+		for _, id := range ar.AssetIDs {
+			f, ok := files[id]
+			if !ok {
+				return fmt.Errorf("archive %d lists %s, which is not one of the photos shared", i+1, id)
 			}
-			if err := s.refused(status, []string{message}, false); err != nil {
-				return fmt.Errorf("photo %s: %w", id, err)
-			}
+			size += int64(len(f.content))
 		}
-		return nil
-	})
+		if *ar.Size != size {
+			return fmt.Errorf("archive %d says %d bytes, its files are %d", i+1, *ar.Size, size)
+		}
+		sum += *ar.Size
+		listed = append(listed, ar.AssetIDs...)
+	}
+	for _, f := range files {
+		want += int64(len(f.content))
+	}
+	slices.Sort(listed)
+	shared := slices.Sorted(slices.Values(s.dl.shared))
+	if !slices.Equal(listed, shared) {
+		return fmt.Errorf("the archives list %d photos %v, want the %d shared, each once", len(listed), listed, len(shared))
+	}
+	if *plan.TotalSize != want || sum != want {
+		return fmt.Errorf("totalSize is %d and the archives' sizes add up to %d, want the files' %d bytes", *plan.TotalSize, sum, want)
+	}
+	s.dl.plan = &plan
+	return nil
+}
 
-	sc.Step(`^its holder, asking for the original of each of those photos, gets none of their bytes$`, func(ctx context.Context) error {
-		creds, _, err := s.holder(false)
-		if err != nil {
+// holderDownloadsArchives downloads, as the link's holder, each archive
+// it was told of.
+func (s *scenario) holderDownloadsArchives(ctx context.Context) error {
+	if s.dl.plan == nil {
+		return fmt.Errorf("the holder was told of no archives earlier in the scenario")
+	}
+	s.dl.archives = nil
+	for _, ar := range s.dl.plan.Archives {
+		if err := s.holderAsks(ctx, "/download/archive", false, map[string]any{"assetIds": ar.AssetIDs}); err != nil {
 			return err
 		}
-		for i, id := range s.wf.photos {
-			resp, err := s.cfg.send(ctx, apiRequest{method: http.MethodGet, path: "/asset/file/" + id, creds: creds})
-			if err := s.keep(resp, nil, err); err != nil {
-				return err
-			}
-			if err := s.judged(); err != nil {
-				return err
-			}
-			if bytes.Contains(resp.body, s.wf.files[i].content) {
-				return fmt.Errorf("photo %s: GET /asset/file gives its original, %s", id, resp)
-			}
+		if err := s.wantStatus(http.StatusOK); err != nil {
+			return err
 		}
-		return nil
-	})
+		s.dl.archives = append(s.dl.archives, s.last.body)
+	}
+	return nil
+}
 
-	sc.Step(`^its holder opens the link with the password "([^"]*)" and keeps the token it gives$`, func(ctx context.Context, password string) error {
-		creds, _, err := s.holder(false)
-		if err != nil {
-			return err
+// archivesHoldFiles judges the archives received: together they hold the
+// shared files, byte for byte, and nothing else.
+func (s *scenario) archivesHoldFiles() error {
+	if s.dl.archives == nil {
+		if s.last != nil && s.last.status != http.StatusOK {
+			return s.wrongStatus("200")
 		}
-		resp, err := s.cfg.send(ctx, apiRequest{method: http.MethodGet, path: "/shared-links/me?password=" + url.QueryEscape(password), creds: creds})
+		return fmt.Errorf("no archive was received earlier in the scenario")
+	}
+	if err := s.judged(); err != nil {
+		return err
+	}
+	files, err := s.sharedFiles()
+	if err != nil {
+		return err
+	}
+	return holdsExactly(s.dl.archives, files)
+}
+
+// holderDownloadsEachPhoto downloads, as the link's holder, each shared
+// photo on its own, and judges its bytes.
+func (s *scenario) holderDownloadsEachPhoto(ctx context.Context) error {
+	files, err := s.sharedFiles()
+	if err != nil {
+		return err
+	}
+	creds, _, err := s.holder(false)
+	if err != nil {
+		return err
+	}
+	for _, id := range s.dl.shared {
+		resp, err := s.cfg.send(ctx, apiRequest{method: http.MethodPost, path: "/download/asset/" + id, creds: creds})
 		if err := s.keep(resp, nil, err); err != nil {
 			return err
 		}
 		if err := s.wantStatus(http.StatusOK); err != nil {
 			return err
 		}
-		var l struct {
-			Token *string `json:"token"`
+		if !bytes.Equal(resp.body, files[id].content) {
+			return fmt.Errorf("photo %s: got %d bytes that are not the %d uploaded", id, len(resp.body), len(files[id].content))
 		}
-		if err := json.Unmarshal(resp.body, &l); err != nil || l.Token == nil || *l.Token == "" {
-			return fmt.Errorf("the link opened without a token: %s", resp)
-		}
-		s.dl.token = *l.Token
-		return nil
-	})
+	}
+	return nil
+}
 
-	// The reference checks a link's password only when the link is opened
-	// (GET /shared-links/me): its key alone downloads (WORKFLOWS.md,
-	// Ref-bug). A server that checks it answers 401 Invalid password; one
-	// with the reference's defect must at least give exactly the photos.
-	sc.Step(`^the archive is refused with status 401 and the message "Invalid password", or is exactly the files I uploaded where the server checks a link's password only when the link is opened$`, func() error {
-		if s.last == nil {
-			return fmt.Errorf("no request was sent")
-		}
-		if s.last.status == http.StatusOK {
-			files, err := s.sharedFiles()
-			if err != nil {
-				return err
-			}
-			if err := s.judged(); err != nil {
-				return err
-			}
-			s.dl.archives = nil
-			return holdsExactly([][]byte{s.last.body}, files)
-		}
-		err := s.refused(http.StatusUnauthorized, []string{"Invalid password"}, false)
-		s.dl.archives = nil
+// holderRefusedEachPhoto asks, as the link's holder, for each of my photos
+// of the scenario on its own, and judges each refusal.
+func (s *scenario) holderRefusedEachPhoto(ctx context.Context, status int, message string) error {
+	creds, _, err := s.holder(false)
+	if err != nil {
 		return err
-	})
+	}
+	for _, id := range s.wf.photos {
+		resp, err := s.cfg.send(ctx, apiRequest{method: http.MethodPost, path: "/download/asset/" + id, creds: creds})
+		if err := s.keep(resp, nil, err); err != nil {
+			return err
+		}
+		if err := s.refused(status, []string{message}, false); err != nil {
+			return fmt.Errorf("photo %s: %w", id, err)
+		}
+	}
+	return nil
+}
+
+// holderGetsNoOriginals asks, as the link's holder, for the original of
+// each of my photos of the scenario, and judges that none comes.
+func (s *scenario) holderGetsNoOriginals(ctx context.Context) error {
+	creds, _, err := s.holder(false)
+	if err != nil {
+		return err
+	}
+	for i, id := range s.wf.photos {
+		resp, err := s.cfg.send(ctx, apiRequest{method: http.MethodGet, path: "/asset/file/" + id, creds: creds})
+		if err := s.keep(resp, nil, err); err != nil {
+			return err
+		}
+		if err := s.judged(); err != nil {
+			return err
+		}
+		if bytes.Contains(resp.body, s.wf.files[i].content) {
+			return fmt.Errorf("photo %s: GET /asset/file gives its original, %s", id, resp)
+		}
+	}
+	return nil
+}
+
+// holderOpensWithPassword opens the link, as its holder, with its
+// password, and keeps the token it gives.
+func (s *scenario) holderOpensWithPassword(ctx context.Context, password string) error {
+	creds, _, err := s.holder(false)
+	if err != nil {
+		return err
+	}
+	resp, err := s.cfg.send(ctx, apiRequest{method: http.MethodGet, path: "/shared-links/me?password=" + url.QueryEscape(password), creds: creds})
+	if err := s.keep(resp, nil, err); err != nil {
+		return err
+	}
+	if err := s.wantStatus(http.StatusOK); err != nil {
+		return err
+	}
+	var l struct {
+		Token *string `json:"token"`
+	}
+	if err := json.Unmarshal(resp.body, &l); err != nil || l.Token == nil || *l.Token == "" {
+		return fmt.Errorf("the link opened without a token: %s", resp)
+	}
+	s.dl.token = *l.Token
+	return nil
+}
+
+// archiveRefusedOrExact judges the archive asked for with a link's key
+// alone. The reference checks a link's password only when the link is
+// opened (GET /shared-links/me): its key alone downloads (WORKFLOWS.md,
+// Ref-bug). A server that checks it answers 401 Invalid password; one
+// with the reference's defect must at least give exactly the photos.
+func (s *scenario) archiveRefusedOrExact() error {
+	if s.last == nil {
+		return fmt.Errorf("no request was sent")
+	}
+	if s.last.status == http.StatusOK {
+		files, err := s.sharedFiles()
+		if err != nil {
+			return err
+		}
+		if err := s.judged(); err != nil {
+			return err
+		}
+		s.dl.archives = nil
+		return holdsExactly([][]byte{s.last.body}, files)
+	}
+	err := s.refused(http.StatusUnauthorized, []string{"Invalid password"}, false)
+	s.dl.archives = nil
+	return err
 }

@@ -189,6 +189,7 @@ func (c *liveConn) take(ctx context.Context, frame string) error {
 	return nil
 }
 
+// signal wakes a wait for the connection's events.
 func (c *liveConn) signal() {
 	select {
 	case c.wake <- struct{}{}:
@@ -249,6 +250,8 @@ func uploadEvent(e liveEvent, id string) bool {
 	return json.Unmarshal(e.payload, &a) == nil && a.ID == id
 }
 
+// registerLive closes the scenario's connections to the live events when
+// it ends.
 func (s *scenario) registerLive(sc *godog.ScenarioContext) {
 	sc.After(func(ctx context.Context, _ *godog.Scenario, err error) (context.Context, error) {
 		for _, c := range []*liveConn{s.live.mine, s.live.others} {
@@ -258,59 +261,86 @@ func (s *scenario) registerLive(sc *godog.ScenarioContext) {
 		}
 		return ctx, err
 	})
-	sc.Step(`^I am connected to the live events$`, func(ctx context.Context) (err error) {
-		s.live.mine, err = s.connectLive(ctx, "my", s.me.apiKey)
+}
+
+// liveSteps are the steps about the live events: who a server tells of
+// an upload.
+func (s *scenario) liveSteps() []step {
+	return []step{
+		{`^I am connected to the live events$`, s.connectMe},
+		{`^the other user is connected to the live events$`, s.connectOther},
+		{`^I upload a new photo to show$`, s.uploadPhotoToShow},
+		{`^my connection is told that photo is uploaded, with the photo$`, s.myConnectionToldOfUpload},
+		{`^the other user uploads a new photo to show$`, s.otherUploadsPhotoToShow},
+		{`^their connection is told of their photo and was never told of mine$`, s.theirConnectionToldOfTheirs},
+	}
+}
+
+// connectMe connects me to the live events.
+func (s *scenario) connectMe(ctx context.Context) (err error) {
+	s.live.mine, err = s.connectLive(ctx, "my", s.me.apiKey)
+	return err
+}
+
+// connectOther connects the other user to the live events.
+func (s *scenario) connectOther(ctx context.Context) error {
+	other, err := s.otherUser(ctx)
+	if err != nil {
 		return err
-	})
-	sc.Step(`^the other user is connected to the live events$`, func(ctx context.Context) error {
-		other, err := s.otherUser(ctx)
-		if err != nil {
-			return err
-		}
-		s.live.others, err = s.connectLive(ctx, "the other user's", other.apiKey)
+	}
+	s.live.others, err = s.connectLive(ctx, "the other user's", other.apiKey)
+	return err
+}
+
+// uploadPhotoToShow uploads a new photo of mine.
+func (s *scenario) uploadPhotoToShow(ctx context.Context) (err error) {
+	s.live.photo, _, err = s.uploadPhoto(ctx, s.me)
+	return err
+}
+
+// myConnectionToldOfUpload waits for my connection to be told my photo
+// is uploaded.
+func (s *scenario) myConnectionToldOfUpload(ctx context.Context) error {
+	if s.live.mine == nil || s.live.photo == "" {
+		return fmt.Errorf("no connection of mine, or no photo of mine, earlier in the scenario")
+	}
+	_, err := s.live.mine.await(ctx, s.settleTime(), func(e liveEvent) (bool, error) { return uploadEvent(e, s.live.photo), nil })
+	if err != nil {
+		return fmt.Errorf("want on_upload_success with the asset %s: %w", s.live.photo, err)
+	}
+	return nil
+}
+
+// otherUploadsPhotoToShow uploads a new photo of the other user's.
+func (s *scenario) otherUploadsPhotoToShow(ctx context.Context) error {
+	other, err := s.otherUser(ctx)
+	if err != nil {
 		return err
-	})
-	sc.Step(`^I upload a new photo to show$`, func(ctx context.Context) (err error) {
-		s.live.photo, _, err = s.uploadPhoto(ctx, s.me)
-		return err
-	})
-	sc.Step(`^my connection is told that photo is uploaded, with the photo$`, func(ctx context.Context) error {
-		if s.live.mine == nil || s.live.photo == "" {
-			return fmt.Errorf("no connection of mine, or no photo of mine, earlier in the scenario")
+	}
+	s.live.theirs, _, err = s.uploadPhoto(ctx, other)
+	return err
+}
+
+// theirConnectionToldOfTheirs waits for the other user's connection to be
+// told of their photo, and judges that it was never told of mine. My
+// photo's event was sent before the other user's upload began (my
+// connection heard it), so a server that sends it to their connection too
+// sends it there before their own upload's event: their connection's
+// events up to their own upload's are all it could hide among. Events of
+// other uploads are no matter (the other user may be uploading elsewhere
+// at the same time).
+func (s *scenario) theirConnectionToldOfTheirs(ctx context.Context) error {
+	if s.live.others == nil || s.live.theirs == "" || s.live.photo == "" {
+		return fmt.Errorf("no connection of the other user, or no photo of each of us, earlier in the scenario")
+	}
+	_, err := s.live.others.await(ctx, s.settleTime(), func(e liveEvent) (bool, error) {
+		if uploadEvent(e, s.live.photo) {
+			return false, fmt.Errorf("the other user's connection was told of my upload %s: %s", s.live.photo, short(e.payload))
 		}
-		_, err := s.live.mine.await(ctx, s.settleTime(), func(e liveEvent) (bool, error) { return uploadEvent(e, s.live.photo), nil })
-		if err != nil {
-			return fmt.Errorf("want on_upload_success with the asset %s: %w", s.live.photo, err)
-		}
-		return nil
+		return uploadEvent(e, s.live.theirs), nil
 	})
-	sc.Step(`^the other user uploads a new photo to show$`, func(ctx context.Context) error {
-		other, err := s.otherUser(ctx)
-		if err != nil {
-			return err
-		}
-		s.live.theirs, _, err = s.uploadPhoto(ctx, other)
-		return err
-	})
-	// My photo's event was sent before the other user's upload began (my
-	// connection heard it), so a server that sends it to their connection
-	// too sends it there before their own upload's event: their
-	// connection's events up to their own upload's are all it could hide
-	// among. Events of other uploads are no matter (the other user may be
-	// uploading elsewhere at the same time).
-	sc.Step(`^their connection is told of their photo and was never told of mine$`, func(ctx context.Context) error {
-		if s.live.others == nil || s.live.theirs == "" || s.live.photo == "" {
-			return fmt.Errorf("no connection of the other user, or no photo of each of us, earlier in the scenario")
-		}
-		_, err := s.live.others.await(ctx, s.settleTime(), func(e liveEvent) (bool, error) {
-			if uploadEvent(e, s.live.photo) {
-				return false, fmt.Errorf("the other user's connection was told of my upload %s: %s", s.live.photo, short(e.payload))
-			}
-			return uploadEvent(e, s.live.theirs), nil
-		})
-		if errors.Is(err, errUnheard) {
-			return fmt.Errorf("want on_upload_success with their asset %s: %w", s.live.theirs, err)
-		}
-		return err
-	})
+	if errors.Is(err, errUnheard) {
+		return fmt.Errorf("want on_upload_success with their asset %s: %w", s.live.theirs, err)
+	}
+	return err
 }

@@ -82,9 +82,6 @@ func Register(sc *godog.ScenarioContext, cfg Config) {
 	s.registerCleanup(sc)
 	s.registerJudging(sc)
 	s.registerAreas(sc)
-	s.registerDownloads(sc)
-	s.registerLibrary(sc)
-	s.registerAccounts(sc)
 	s.registerLive(sc)
 }
 
