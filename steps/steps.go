@@ -58,6 +58,8 @@ type scenario struct {
 	search     searchState     // photos found by search and on the map (search.go)
 	activities activitiesState // comments and likes on a shared album (activities.go)
 
+	changes libraryChanges // albums and their users, assets, the trash, partners (assets.go)
+
 	name   string // the scenario's
 	traces traces // what the scenario made, to take away when it ends (cleanup.go)
 

@@ -41,6 +41,10 @@ func (s *scenario) areas() []area {
 		{"the server's settings", s.settingsSteps()},
 		{"search and the map", s.searchSteps()},
 		{"activities", s.activitiesSteps()},
+		{"albums and their users", s.albumUserSteps()},
+		{"assets and stacks", s.assetSteps()},
+		{"the trash", s.trashSteps()},
+		{"partners", s.partnerSteps()},
 	}
 }
 
