@@ -47,7 +47,7 @@ type brokenVariant struct {
 // brokenVariants are the variants of every area, each area's in a table
 // of its own.
 func brokenVariants() [][]brokenVariant {
-	return [][]brokenVariant{brokenBasics, brokenAccounts2, brokenPeople, brokenSearch, brokenActivities, brokenSettings}
+	return [][]brokenVariant{brokenBasics, brokenAccounts2, brokenPeople, brokenSearch, brokenActivities, brokenSettings, brokenAlbumUsers, brokenAssets, brokenTrash, brokenPartners}
 }
 
 // brokenBasics are the variants of the uploads, the links and the areas
