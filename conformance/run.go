@@ -167,101 +167,155 @@ func NewClient() *http.Client {
 // any scenario runs, and a run in which no scenario ran (godog refused it,
 // or the tags select none) leaves no report file behind.
 func Run(ctx context.Context, cfg Config) (Result, error) {
-	if err := checkTarget(cfg.Target); err != nil {
-		return Result{}, err
-	}
-	if err := checkFormats(cfg.Formats); err != nil {
-		return Result{}, err
-	}
-	selection, err := ParseTags(cfg.Tags)
+	selection, err := cfg.check()
 	if err != nil {
-		return Result{}, &ConfigError{"tags: " + err.Error()}
+		return Result{}, err
 	}
-	cfg.Target = strings.TrimSuffix(cfg.Target, "/")
+	cfg = cfg.withDefaults()
 	if cfg.Client == nil {
 		cfg.Client = NewClient()
 		defer cfg.Client.CloseIdleConnections()
 	}
+	p, err := plan(ctx, cfg, selection)
+	if err != nil {
+		return Result{}, err
+	}
+	// The report files are opened before the run, so a path that cannot be
+	// written fails at once, rather than after every scenario ran, and
+	// nothing is written.
+	reports, err := openReports(p.cfg.Formats)
+	if err != nil {
+		return Result{}, err
+	}
+	consoles, onOutput := p.consoles(reports)
+	rec := newRecorder(p.cat, p.validator.NewCoverage(), consoles)
+	rec.refuses = func(ctx context.Context) bool { return refusesConnections(ctx, p.cfg) }
+	var waits settleWaits
+	start := time.Now()
+	status, left := p.runBatches(ctx, rec, &waits)
+	res := rec.result(time.Since(start))
+	res.Traces = left
+	res.Settled = waits.stats()
+	res.Notes = p.notes
+	return res, p.end(ctx, res, status, reports, onOutput)
+}
+
+// check makes sure the run was asked for rightly, and reads its tags.
+func (cfg Config) check() (*TagExpr, error) {
+	if err := checkTarget(cfg.Target); err != nil {
+		return nil, err
+	}
+	if err := checkFormats(cfg.Formats); err != nil {
+		return nil, err
+	}
+	selection, err := ParseTags(cfg.Tags)
+	if err != nil {
+		return nil, &ConfigError{"tags: " + err.Error()}
+	}
+	return selection, nil
+}
+
+// withDefaults is cfg with the defaults of what it leaves out, but its
+// Client.
+func (cfg Config) withDefaults() Config {
+	cfg.Target = strings.TrimSuffix(cfg.Target, "/")
 	if cfg.Features == nil {
 		cfg.Features = features.FS()
 	}
 	cfg.Concurrency = max(cfg.Concurrency, 1)
-	output := cfg.Output
-	if output == nil {
-		output = io.Discard
+	if cfg.Output == nil {
+		cfg.Output = io.Discard
 	}
+	return cfg
+}
+
+// runPlan is a run made ready: its configuration, the document its
+// answers are validated against, the features' scenarios and the batches
+// they run in.
+type runPlan struct {
+	cfg       Config
+	validator *spec.Validator
+	cat       *catalog
+	batches   []batch
+	notes     []string // what the summary says of scenarios not run
+}
+
+// plan makes the run ready: it loads the document and the features,
+// splits the selected scenarios into batches, and asks the target what the
+// run needs to know of it (preflight).
+func plan(ctx context.Context, cfg Config, selection *TagExpr) (*runPlan, error) {
 	validator, err := spec.Load(ctx)
 	if err != nil {
-		return Result{}, err
+		return nil, err
 	}
 	cat, err := loadCatalog(cfg.Features)
 	if err != nil {
-		return Result{}, err
+		return nil, err
 	}
+	p := &runPlan{validator: validator, cat: cat}
 	// A target that declares no upload limit has none to judge: those
 	// scenarios are not run at all (not skipped), and the summary says so.
-	var notes []string
 	if cfg.MaxUploadBytes <= 0 {
 		selection = selection.and(&TagExpr{root: &tagNot{operand: tagLiteral(steps.TagUploadLimit)}})
-		notes = append(notes, fmt.Sprintf("Not run: the scenarios of a declared upload size limit (%s); give --max-upload-bytes where the target declares one.", steps.TagUploadLimit))
+		p.notes = append(p.notes, fmt.Sprintf("Not run: the scenarios of a declared upload size limit (%s); give --max-upload-bytes where the target declares one.", steps.TagUploadLimit))
 	}
 	if _, selected := godogFilter(selection, cat); selected == 0 {
-		return Result{}, &ConfigError{fmt.Sprintf("the tags %q select no scenario", cfg.Tags)}
+		return nil, &ConfigError{fmt.Sprintf("the tags %q select no scenario", cfg.Tags)}
 	}
 	// The scenarios that may kill a server run after all the others, one
 	// at a time: a server that dies on one takes no other scenario with it,
 	// and which one it died on is known.
 	robust := &TagExpr{root: tagLiteral(steps.TagRobustness)}
-	batches := []batch{
+	p.batches = []batch{
 		{selection: selection.and(&TagExpr{root: &tagNot{operand: robust.root}}), concurrency: cfg.Concurrency},
 		{selection: selection.and(robust), concurrency: 1},
 	}
 	facts, err := preflight(ctx, cfg)
 	if err != nil {
-		return Result{}, err
+		return nil, err
 	}
 	// An admin's --api-key makes the users the scenarios need when no
 	// admin's credentials were given: the harness asked whose key it is.
 	if facts.apiKeyIsAdmin && !cfg.hasAdmin() {
 		cfg.AdminAPIKey = cfg.APIKey
-		fmt.Fprintln(output, "mediaspec check: the --api-key is an admin's, and no --admin-api-key was given: it makes the users the scenarios need.")
+		fmt.Fprintln(cfg.Output, "mediaspec check: the --api-key is an admin's, and no --admin-api-key was given: it makes the users the scenarios need.")
 	}
+	p.cfg = cfg
+	return p, nil
+}
 
-	// The report files are opened before the run, so a path that cannot be
-	// written fails at once, rather than after every scenario ran, and
-	// nothing is written.
-	reports, err := openReports(cfg.Formats)
-	if err != nil {
-		return Result{}, err
-	}
+// consoles are the run's console reports: those in files, and the one on
+// Output (two would interleave), progress by default.
+func (p *runPlan) consoles(reports reportFiles) (all []console, onOutput console) {
 	var order []*scenarioInfo
-	for _, b := range batches {
-		order = append(order, selectedScenarios(cat, b.selection)...)
+	for _, b := range p.batches {
+		order = append(order, selectedScenarios(p.cat, b.selection)...)
 	}
-	var consoles []console
 	for _, r := range reports {
 		if r.format.isConsole() {
 			r.console = newConsole(r.format.Name, r.file, false, true, order)
-			consoles = append(consoles, r.console)
+			all = append(all, r.console)
 		}
 	}
-	// One report on Output (two would interleave), progress by default.
-	var onOutput console
-	for _, f := range cfg.Formats {
+	for _, f := range p.cfg.Formats {
 		if f.isConsole() && f.File == "" && onOutput == nil {
-			onOutput = newConsole(f.Name, output, cfg.Colors, false, order)
+			onOutput = newConsole(f.Name, p.cfg.Output, p.cfg.Colors, false, order)
 		}
 	}
-	if onOutput == nil && len(consoles) == 0 {
-		onOutput = newConsole("progress", output, cfg.Colors, false, order)
+	if onOutput == nil && len(all) == 0 {
+		onOutput = newConsole("progress", p.cfg.Output, p.cfg.Colors, false, order)
 	}
 	if onOutput != nil {
-		consoles = append(consoles, onOutput)
+		all = append(all, onOutput)
 	}
+	return all, onOutput
+}
 
-	var waits settleWaits
-	traces := steps.NewTraces()
-	stepsConfig := steps.Config{
+// stepsConfig is the configuration of the steps of every scenario: what
+// they make is kept in traces, and how long they waited in waits.
+func (p *runPlan) stepsConfig(traces *steps.Traces, waits *settleWaits) steps.Config {
+	cfg := p.cfg
+	return steps.Config{
 		Traces:         traces,
 		BaseURL:        cfg.Target,
 		APIKey:         cfg.APIKey,
@@ -276,15 +330,19 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 		AdminPassword:  cfg.AdminPassword,
 		ChecksumHeader: cfg.ChecksumHeader,
 		Client:         cfg.Client,
-		Validator:      validator,
+		Validator:      p.validator,
 	}
-	rec := newRecorder(cat, validator.NewCoverage(), consoles)
-	rec.refuses = func(ctx context.Context) bool { return refusesConnections(ctx, cfg) }
-	start := time.Now()
-	status := 0
-	var left []string
-	for _, b := range batches {
-		filter, selected := godogFilter(b.selection, cat)
+}
+
+// runBatches runs the batches with godog, one after the other, recording
+// their scenarios in rec, and takes away what each batch made once its
+// scenarios have ended, even when the run was cut short. It returns
+// godog's worst status and what could not be taken away.
+func (p *runPlan) runBatches(ctx context.Context, rec *recorder, waits *settleWaits) (status int, left []string) {
+	traces := steps.NewTraces()
+	stepsConfig := p.stepsConfig(traces, waits)
+	for _, b := range p.batches {
+		filter, selected := godogFilter(b.selection, p.cat)
 		if selected == 0 || ctx.Err() != nil {
 			continue
 		}
@@ -306,27 +364,27 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 				Tags:           filter,
 				Concurrency:    b.concurrency,
 				Strict:         true,
-				FS:             cfg.Features,
+				FS:             p.cfg.Features,
 				Paths:          []string{"."},
 				DefaultContext: ctx,
 			},
 		}
 		status = max(status, suite.Run())
-		// What the batch made is taken away once its scenarios have ended,
-		// even when the run was cut short.
 		left = append(left, traces.TakeAway()...)
 	}
-	res := rec.result(time.Since(start))
-	res.Traces = left
-	res.Settled = waits.stats()
-	res.Notes = notes
+	return status, left
+}
+
+// end judges the run (godog refused it, or it checked nothing) and writes
+// its reports; a run in which no scenario ran writes none.
+func (p *runPlan) end(ctx context.Context, res Result, status int, reports reportFiles, onOutput console) error {
 	var errs []error
 	switch {
 	case status == 2: // godog's "option error": it printed why on stderr
 		errs = append(errs, &ConfigError{"the features could not be run (bad tags, format or feature file?)"})
 	case ctx.Err() != nil:
 	case len(res.Scenarios) == 0:
-		errs = append(errs, &ConfigError{fmt.Sprintf("the tags %q select no scenario", cfg.Tags)})
+		errs = append(errs, &ConfigError{fmt.Sprintf("the tags %q select no scenario", p.cfg.Tags)})
 	case res.Passed+res.Failed == 0:
 		errs = append(errs, &ConfigError{"every selected scenario was skipped, so nothing was checked: " + skipReasons(res)})
 	}
@@ -340,7 +398,7 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 		errs = append(errs, reports.write(res))
 	}
 	errs = append(errs, ctx.Err())
-	return res, errors.Join(errs...)
+	return errors.Join(errs...)
 }
 
 // batch is a part of the run: the scenarios selection selects, run
