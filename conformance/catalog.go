@@ -101,80 +101,106 @@ func (c *catalog) add(doc *messages.GherkinDocument, uri string, pickles []*mess
 		tags:        tagNames(doc.Feature.Tags),
 	}
 	c.features = append(c.features, feat)
-
-	scenarios := map[string]*messages.Scenario{}
-	steps := map[string]*messages.Step{}
-	rows := map[string]*messages.TableRow{}
-	headers := map[string]*messages.TableRow{}
-	addSteps := func(list []*messages.Step) {
-		for _, st := range list {
-			steps[st.Id] = st
-		}
-	}
-	addScenario := func(sc *messages.Scenario) {
-		scenarios[sc.Id] = sc
-		addSteps(sc.Steps)
-		for _, ex := range sc.Examples {
-			for _, row := range ex.TableBody {
-				rows[row.Id] = row
-				headers[row.Id] = ex.TableHeader
-			}
-		}
-	}
-	for _, child := range doc.Feature.Children {
-		switch {
-		case child.Background != nil:
-			addSteps(child.Background.Steps)
-		case child.Scenario != nil:
-			addScenario(child.Scenario)
-		case child.Rule != nil:
-			for _, rc := range child.Rule.Children {
-				if rc.Background != nil {
-					addSteps(rc.Background.Steps)
-				}
-				if rc.Scenario != nil {
-					addScenario(rc.Scenario)
-				}
-			}
-		}
-	}
-
+	idx := indexFeature(doc.Feature)
 	for i, p := range pickles {
-		info := &scenarioInfo{feature: feat, index: i, name: p.Name}
-		for _, t := range p.Tags {
-			info.tags = append(info.tags, t.Name)
-		}
-		if len(p.AstNodeIds) > 0 {
-			if sc := scenarios[p.AstNodeIds[0]]; sc != nil {
-				info.keyword, info.line = sc.Keyword, int(sc.Location.Line)
-			}
-		}
-		if len(p.AstNodeIds) > 1 {
-			if row := rows[p.AstNodeIds[1]]; row != nil {
-				info.keyword = "Scenario Outline"
-				info.line = int(row.Location.Line)
-				var parts []string
-				for j, cell := range row.Cells {
-					if h := headers[row.Id]; h != nil && j < len(h.Cells) {
-						parts = append(parts, h.Cells[j].Value+": "+cell.Value)
-					}
-				}
-				info.exampleSummary = strings.Join(parts, ", ")
-			}
-		}
-		for _, ps := range p.Steps {
-			si := stepInfo{text: ps.Text}
-			if len(ps.AstNodeIds) > 0 {
-				if st := steps[ps.AstNodeIds[0]]; st != nil {
-					si.keyword, si.line = st.Keyword, int(st.Location.Line)
-				}
-			}
-			info.steps = append(info.steps, si)
-		}
+		info := idx.scenarioInfo(p, feat, i)
 		feat.scenarios = append(feat.scenarios, info)
 		key := pickleKey(p)
 		c.byKey[key] = append(c.byKey[key], info)
 	}
+}
+
+// featureIndex holds a feature's scenarios, steps and example rows by id,
+// for its pickles to find what they were made of.
+type featureIndex struct {
+	scenarios map[string]*messages.Scenario
+	steps     map[string]*messages.Step
+	rows      map[string]*messages.TableRow
+	headers   map[string]*messages.TableRow // the header of each row's examples
+}
+
+// indexFeature indexes the scenarios and steps of f, its rules' and its
+// backgrounds' included.
+func indexFeature(f *messages.Feature) *featureIndex {
+	x := &featureIndex{
+		scenarios: map[string]*messages.Scenario{},
+		steps:     map[string]*messages.Step{},
+		rows:      map[string]*messages.TableRow{},
+		headers:   map[string]*messages.TableRow{},
+	}
+	for _, child := range f.Children {
+		switch {
+		case child.Background != nil:
+			x.addSteps(child.Background.Steps)
+		case child.Scenario != nil:
+			x.addScenario(child.Scenario)
+		case child.Rule != nil:
+			for _, rc := range child.Rule.Children {
+				if rc.Background != nil {
+					x.addSteps(rc.Background.Steps)
+				}
+				if rc.Scenario != nil {
+					x.addScenario(rc.Scenario)
+				}
+			}
+		}
+	}
+	return x
+}
+
+func (x *featureIndex) addSteps(list []*messages.Step) {
+	for _, st := range list {
+		x.steps[st.Id] = st
+	}
+}
+
+func (x *featureIndex) addScenario(sc *messages.Scenario) {
+	x.scenarios[sc.Id] = sc
+	x.addSteps(sc.Steps)
+	for _, ex := range sc.Examples {
+		for _, row := range ex.TableBody {
+			x.rows[row.Id] = row
+			x.headers[row.Id] = ex.TableHeader
+		}
+	}
+}
+
+// scenarioInfo is what the reports need of the pickle p, the i-th of
+// feat: its keyword and line (an outline's row's, with its example
+// values), and its steps' keywords and lines.
+func (x *featureIndex) scenarioInfo(p *messages.Pickle, feat *featureInfo, i int) *scenarioInfo {
+	info := &scenarioInfo{feature: feat, index: i, name: p.Name}
+	for _, t := range p.Tags {
+		info.tags = append(info.tags, t.Name)
+	}
+	if len(p.AstNodeIds) > 0 {
+		if sc := x.scenarios[p.AstNodeIds[0]]; sc != nil {
+			info.keyword, info.line = sc.Keyword, int(sc.Location.Line)
+		}
+	}
+	if len(p.AstNodeIds) > 1 {
+		if row := x.rows[p.AstNodeIds[1]]; row != nil {
+			info.keyword = "Scenario Outline"
+			info.line = int(row.Location.Line)
+			var parts []string
+			for j, cell := range row.Cells {
+				if h := x.headers[row.Id]; h != nil && j < len(h.Cells) {
+					parts = append(parts, h.Cells[j].Value+": "+cell.Value)
+				}
+			}
+			info.exampleSummary = strings.Join(parts, ", ")
+		}
+	}
+	for _, ps := range p.Steps {
+		si := stepInfo{text: ps.Text}
+		if len(ps.AstNodeIds) > 0 {
+			if st := x.steps[ps.AstNodeIds[0]]; st != nil {
+				si.keyword, si.line = st.Keyword, int(st.Location.Line)
+			}
+		}
+		info.steps = append(info.steps, si)
+	}
+	return info
 }
 
 func tagNames(tags []*messages.Tag) []string {

@@ -80,47 +80,12 @@ func TestHTMLReport(t *testing.T) {
 	doc, err := html.Parse(bytes.NewReader(b))
 	require.NoError(t, err)
 
-	body := findAll(doc, func(n *html.Node) bool { return n.Data == "body" })
-	require.Len(t, body, 1)
-	var first *html.Node
-	for c := body[0].FirstChild; c != nil && first == nil; c = c.NextSibling {
-		if c.Type == html.ElementNode {
-			first = c
-		}
-	}
-	require.NotNil(t, first)
-	id, _ := attr(first, "id")
-	assert.Equal(t, "summary", id, "the summary comes first")
-	assert.Contains(t, text(first), "6 scenarios: 2 passed 3 failed 1 skipped")
-	assert.Contains(t, text(first), "Spec coverage")
-
+	assertSummaryFirst(t, doc)
 	for _, filter := range []string{"show-all", "show-failed", "show-skipped"} {
 		assert.Len(t, findAll(doc, func(n *html.Node) bool { v, _ := attr(n, "id"); return n.Data == "input" && v == filter }), 1, filter)
 	}
-
 	assert.Len(t, findAll(doc, byClass("section", "feature")), 1)
-	articles := findAll(doc, byClass("article", "scenario"))
-	require.Len(t, articles, len(res.Scenarios), "one article per scenario")
-	exchanges := 0
-	for i, a := range articles {
-		s := res.Scenarios[i]
-		assert.True(t, hasClass(a, string(s.Status)), "%s is %s", s.Name, s.Status)
-		assert.Contains(t, text(a), s.Name)
-		steps := findAll(a, byClass("li", "step"))
-		require.Len(t, steps, len(s.Steps), s.Name)
-		for j, st := range steps {
-			assert.Contains(t, text(st), s.Steps[j].Text)
-			assert.True(t, hasClass(st, string(s.Steps[j].Status)))
-			exchanges += len(findAll(st, byClass("details", "exchange")))
-		}
-		switch s.Status {
-		case conformance.Failed:
-			require.NotEmpty(t, findAll(a, byClass("pre", "error")), s.Name)
-		case conformance.Skipped:
-			assert.Contains(t, text(a), "Skipped: needs to make a user")
-		}
-	}
-	assert.Positive(t, exchanges)
+	articles := assertScenarioArticles(t, doc, res)
 
 	// A listing: the request, its answer and the links in it.
 	listing := findAll(articles[0], byClass("details", "exchange"))
@@ -143,7 +108,61 @@ func TestHTMLReport(t *testing.T) {
 		assert.NotContains(t, page, l.Key)
 	}
 
-	// Self-contained: no script, stylesheet, font or picture from elsewhere.
+	assertSelfContained(t, doc)
+}
+
+// assertSummaryFirst: the page's first element is the run's summary.
+func assertSummaryFirst(t *testing.T, doc *html.Node) {
+	t.Helper()
+	body := findAll(doc, func(n *html.Node) bool { return n.Data == "body" })
+	require.Len(t, body, 1)
+	var first *html.Node
+	for c := body[0].FirstChild; c != nil && first == nil; c = c.NextSibling {
+		if c.Type == html.ElementNode {
+			first = c
+		}
+	}
+	require.NotNil(t, first)
+	id, _ := attr(first, "id")
+	assert.Equal(t, "summary", id, "the summary comes first")
+	assert.Contains(t, text(first), "6 scenarios: 2 passed 3 failed 1 skipped")
+	assert.Contains(t, text(first), "Spec coverage")
+}
+
+// assertScenarioArticles: each scenario of res is an article, with its
+// status, its steps and their exchanges, and why it failed or was
+// skipped. It returns the articles.
+func assertScenarioArticles(t *testing.T, doc *html.Node, res conformance.Result) []*html.Node {
+	t.Helper()
+	articles := findAll(doc, byClass("article", "scenario"))
+	require.Len(t, articles, len(res.Scenarios), "one article per scenario")
+	exchanges := 0
+	for i, a := range articles {
+		s := res.Scenarios[i]
+		assert.True(t, hasClass(a, string(s.Status)), "%s is %s", s.Name, s.Status)
+		assert.Contains(t, text(a), s.Name)
+		steps := findAll(a, byClass("li", "step"))
+		require.Len(t, steps, len(s.Steps), s.Name)
+		for j, st := range steps {
+			assert.Contains(t, text(st), s.Steps[j].Text)
+			assert.True(t, hasClass(st, string(s.Steps[j].Status)))
+			exchanges += len(findAll(st, byClass("details", "exchange")))
+		}
+		switch s.Status {
+		case conformance.Failed:
+			require.NotEmpty(t, findAll(a, byClass("pre", "error")), s.Name)
+		case conformance.Skipped:
+			assert.Contains(t, text(a), "Skipped: needs to make a user")
+		}
+	}
+	assert.Positive(t, exchanges)
+	return articles
+}
+
+// assertSelfContained: the page takes no script, stylesheet, font or
+// picture from elsewhere, and links only within itself.
+func assertSelfContained(t *testing.T, doc *html.Node) {
+	t.Helper()
 	assert.Empty(t, findAll(doc, func(n *html.Node) bool {
 		return n.Data == "script" || n.Data == "link" || n.Data == "img" || n.Data == "iframe"
 	}))

@@ -101,22 +101,11 @@ func TestResultsAndReports(t *testing.T) {
 	t.Parallel()
 	res, junitFile, cucumberFile := runReport(t)
 
-	type outcome struct {
-		name, status string
-	}
-	want := []outcome{
-		{"It passes", "passed"},
-		{"It fails in its second step", "failed"},
-		{"It needs a user of its own", "skipped"},
-		{"It has examples (credentials: no credentials, message: Authentication required)", "passed"},
-		{`It has examples (credentials: the API key "not-a-real-key", message: Authentication required)`, "failed"},
-		{"It has a step nobody wrote", "failed"},
-	}
 	var got []outcome
 	for _, s := range res.Scenarios {
 		got = append(got, outcome{s.Name, string(s.Status)})
 	}
-	require.Equal(t, want, got)
+	require.Equal(t, reportOutcomes, got)
 	assert.Equal(t, 2, res.Passed)
 	assert.Equal(t, 3, res.Failed)
 	assert.Equal(t, 1, res.Skipped)
@@ -125,81 +114,104 @@ func TestResultsAndReports(t *testing.T) {
 	assert.Equal(t, []string{"passed", "failed", "skipped"},
 		[]string{string(res.Scenarios[1].Steps[0].Status), string(res.Scenarios[1].Steps[1].Status), string(res.Scenarios[1].Steps[2].Status)})
 
-	t.Run("junit", func(t *testing.T) {
-		b, err := os.ReadFile(junitFile)
-		require.NoError(t, err)
-		var doc struct {
-			Tests    int `xml:"tests,attr"`
-			Failures int `xml:"failures,attr"`
-			Suites   []struct {
-				Name    string `xml:"name,attr"`
-				Skipped int    `xml:"skipped,attr"`
-				Cases   []struct {
-					Name    string `xml:"name,attr"`
-					Failure *struct {
-						Message string `xml:"message,attr"`
-					} `xml:"failure"`
-					Skipped *struct {
-						Message string `xml:"message,attr"`
-					} `xml:"skipped"`
-				} `xml:"testcase"`
-			} `xml:"testsuite"`
-		}
-		require.NoError(t, xml.Unmarshal(b, &doc), "%s", b)
-		assert.Equal(t, 6, doc.Tests)
-		assert.Equal(t, 3, doc.Failures)
-		require.Len(t, doc.Suites, 1)
-		assert.Equal(t, 1, doc.Suites[0].Skipped)
-		assert.Equal(t, "Outcomes", doc.Suites[0].Name)
-		cases := doc.Suites[0].Cases
-		require.Len(t, cases, len(want), "one testcase per scenario")
-		for i, c := range cases {
-			assert.Equal(t, want[i].name, c.Name)
-			switch want[i].status {
-			case "passed":
-				assert.Nil(t, c.Failure, c.Name)
-				assert.Nil(t, c.Skipped, c.Name)
-			case "failed":
-				require.NotNil(t, c.Failure, c.Name)
-				assert.NotEmpty(t, c.Failure.Message, c.Name)
-				assert.Nil(t, c.Skipped, c.Name)
-			case "skipped":
-				assert.Nil(t, c.Failure, c.Name)
-				require.NotNil(t, c.Skipped, c.Name)
-				assert.Contains(t, c.Skipped.Message, "needs to make a user")
-			}
-		}
-	})
+	t.Run("junit", func(t *testing.T) { checkJUnitReport(t, junitFile) })
+	t.Run("cucumber", func(t *testing.T) { checkCucumberReport(t, cucumberFile) })
+}
 
-	t.Run("cucumber", func(t *testing.T) {
-		b, err := os.ReadFile(cucumberFile)
-		require.NoError(t, err)
-		var doc []struct {
-			Name     string `json:"name"`
-			Elements []struct {
-				Name  string `json:"name"`
-				Steps []struct {
-					Keyword string `json:"keyword"`
-					Result  struct {
-						Status string `json:"status"`
-						Error  string `json:"error_message"`
-					} `json:"result"`
-				} `json:"steps"`
-			} `json:"elements"`
+// outcome is a scenario's name and status.
+type outcome struct {
+	name, status string
+}
+
+// reportOutcomes are the outcomes of reportFeatures' scenarios, in order.
+var reportOutcomes = []outcome{
+	{"It passes", "passed"},
+	{"It fails in its second step", "failed"},
+	{"It needs a user of its own", "skipped"},
+	{"It has examples (credentials: no credentials, message: Authentication required)", "passed"},
+	{`It has examples (credentials: the API key "not-a-real-key", message: Authentication required)`, "failed"},
+	{"It has a step nobody wrote", "failed"},
+}
+
+// checkJUnitReport: the JUnit report of reportFeatures' run has a
+// testcase of each scenario, failed or skipped as it was, saying why.
+func checkJUnitReport(t *testing.T, file string) {
+	b, err := os.ReadFile(file)
+	require.NoError(t, err)
+	var doc struct {
+		Tests    int `xml:"tests,attr"`
+		Failures int `xml:"failures,attr"`
+		Suites   []struct {
+			Name    string `xml:"name,attr"`
+			Skipped int    `xml:"skipped,attr"`
+			Cases   []struct {
+				Name    string `xml:"name,attr"`
+				Failure *struct {
+					Message string `xml:"message,attr"`
+				} `xml:"failure"`
+				Skipped *struct {
+					Message string `xml:"message,attr"`
+				} `xml:"skipped"`
+			} `xml:"testcase"`
+		} `xml:"testsuite"`
+	}
+	require.NoError(t, xml.Unmarshal(b, &doc), "%s", b)
+	assert.Equal(t, 6, doc.Tests)
+	assert.Equal(t, 3, doc.Failures)
+	require.Len(t, doc.Suites, 1)
+	assert.Equal(t, 1, doc.Suites[0].Skipped)
+	assert.Equal(t, "Outcomes", doc.Suites[0].Name)
+	cases := doc.Suites[0].Cases
+	require.Len(t, cases, len(reportOutcomes), "one testcase per scenario")
+	for i, c := range cases {
+		assert.Equal(t, reportOutcomes[i].name, c.Name)
+		switch reportOutcomes[i].status {
+		case "passed":
+			assert.Nil(t, c.Failure, c.Name)
+			assert.Nil(t, c.Skipped, c.Name)
+		case "failed":
+			require.NotNil(t, c.Failure, c.Name)
+			assert.NotEmpty(t, c.Failure.Message, c.Name)
+			assert.Nil(t, c.Skipped, c.Name)
+		case "skipped":
+			assert.Nil(t, c.Failure, c.Name)
+			require.NotNil(t, c.Skipped, c.Name)
+			assert.Contains(t, c.Skipped.Message, "needs to make a user")
 		}
-		require.NoError(t, json.Unmarshal(b, &doc), "%s", b)
-		require.Len(t, doc, 1)
-		require.Len(t, doc[0].Elements, len(want))
-		second := doc[0].Elements[1]
-		require.Len(t, second.Steps, 3)
-		assert.Equal(t, "Given ", second.Steps[0].Keyword)
-		for i, status := range []string{"passed", "failed", "skipped"} {
-			assert.Equal(t, status, second.Steps[i].Result.Status)
-		}
-		skipped := doc[0].Elements[2]
-		require.NotEmpty(t, skipped.Steps)
-		assert.Contains(t, skipped.Steps[0].Result.Error, "needs to make a user", "a skipped scenario says why")
-	})
+	}
+}
+
+// checkCucumberReport: the Cucumber JSON report of reportFeatures' run
+// has an element of each scenario, with its steps' statuses, and a
+// skipped scenario says why.
+func checkCucumberReport(t *testing.T, file string) {
+	b, err := os.ReadFile(file)
+	require.NoError(t, err)
+	var doc []struct {
+		Name     string `json:"name"`
+		Elements []struct {
+			Name  string `json:"name"`
+			Steps []struct {
+				Keyword string `json:"keyword"`
+				Result  struct {
+					Status string `json:"status"`
+					Error  string `json:"error_message"`
+				} `json:"result"`
+			} `json:"steps"`
+		} `json:"elements"`
+	}
+	require.NoError(t, json.Unmarshal(b, &doc), "%s", b)
+	require.Len(t, doc, 1)
+	require.Len(t, doc[0].Elements, len(reportOutcomes))
+	second := doc[0].Elements[1]
+	require.Len(t, second.Steps, 3)
+	assert.Equal(t, "Given ", second.Steps[0].Keyword)
+	for i, status := range []string{"passed", "failed", "skipped"} {
+		assert.Equal(t, status, second.Steps[i].Result.Status)
+	}
+	skipped := doc[0].Elements[2]
+	require.NotEmpty(t, skipped.Steps)
+	assert.Contains(t, skipped.Steps[0].Result.Error, "needs to make a user", "a skipped scenario says why")
 }
 
 func TestParseFormat(t *testing.T) {

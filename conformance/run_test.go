@@ -329,26 +329,25 @@ func TestHostileTargets(t *testing.T) {
 	}
 }
 
-// TestTargetThatGoesAway runs the harness against a mock that stops
-// listening in the middle of the run, as the reference does on a multipart
-// body cut off before its end: the scenario running then fails, the
-// scenarios after it are reported once as not run, with that scenario, and
-// the run is not OK.
-func TestTargetThatGoesAway(t *testing.T) {
-	t.Parallel()
-	for _, tt := range []struct {
-		name string
-		// diesOn selects the request the target dies on, by the answer
-		// the mock gave and whether its body came whole.
-		diesOn func(r *http.Request, answer *httptest.ResponseRecorder, whole bool) bool
-		tags   string
-		// resets is how long the dying target resets every connection
-		// before it refuses them, as a process on its way out.
-		resets time.Duration
-		// during is the scenario running when it went away; "" when
-		// scenarios ran at once and any might be.
-		during string
-	}{
+// targetThatGoesAway is a target that dies in the middle of a run.
+type targetThatGoesAway struct {
+	name string
+	// diesOn selects the request the target dies on, by the answer
+	// the mock gave and whether its body came whole.
+	diesOn func(r *http.Request, answer *httptest.ResponseRecorder, whole bool) bool
+	tags   string
+	// resets is how long the dying target resets every connection
+	// before it refuses them, as a process on its way out.
+	resets time.Duration
+	// during is the scenario running when it went away; "" when
+	// scenarios ran at once and any might be.
+	during string
+}
+
+// targetsThatGoAway are the ways a target dies that a run must report,
+// made anew for each run of the test (one counts the requests it sees).
+func targetsThatGoAway() []targetThatGoesAway {
+	return []targetThatGoesAway{
 		{
 			name: "on a body cut off before its end",
 			// A body sent whole that ends before its closing boundary: not
@@ -380,7 +379,17 @@ func TestTargetThatGoesAway(t *testing.T) {
 			}(),
 			tags: "@server-info or (@upload and not @pictures)", // this mock keeps no picture
 		},
-	} {
+	}
+}
+
+// TestTargetThatGoesAway runs the harness against a mock that stops
+// listening in the middle of the run, as the reference does on a multipart
+// body cut off before its end: the scenario running then fails, the
+// scenarios after it are reported once as not run, with that scenario, and
+// the run is not OK.
+func TestTargetThatGoesAway(t *testing.T) {
+	t.Parallel()
+	for _, tt := range targetsThatGoAway() {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			var out bytes.Buffer
