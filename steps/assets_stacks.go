@@ -76,7 +76,21 @@ func (s *scenario) makeStackParent(ctx context.Context, who, which string) error
 		}
 		creds = credentials{apiKey: other.apiKey}
 	}
-	return s.sendJSON(ctx, http.MethodPut, "/asset/stack/parent", creds, map[string]any{"oldParentId": old, "newParentId": id})
+	if err := s.sendJSON(ctx, http.MethodPut, "/asset/stack/parent", creds, map[string]any{"oldParentId": old, "newParentId": id}); err != nil {
+		return err
+	}
+	if s.last.status >= 200 && s.last.status <= 299 {
+		// The stack's old parent leads it again before its photos are
+		// taken away: a server that makes a photo outside the stack its
+		// parent (the reference does) will not delete that photo while
+		// the stack names it.
+		owner, err := s.photosOwner()
+		if err != nil {
+			return err
+		}
+		s.later("the parent of the stack "+old, s.removing(credentials{apiKey: owner.apiKey}, http.MethodPut, "/asset/stack/parent", map[string]any{"oldParentId": old, "newParentId": old}))
+	}
+	return nil
 }
 
 // changeStackParentWith sends a change of a stack's parent with the body
