@@ -61,6 +61,7 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		maxUpload      = sizeFlag(fs, "max-upload-bytes", 0, "the upload body size the target declares it refuses beyond (413), e.g. 8MiB; the scenarios tagged @upload-limit judge it, and are skipped without it (the built-in mock's by default)")
 		refShapes      = fs.Bool("reference-shapes", false, "start the built-in mock answering in the reference server's thin and quirky shapes (serve --reference-shapes); only without --target")
 		settle         = durationFlag(fs, "settle", steps.DefaultSettle, "how long scenarios wait for what the target derives from a file after the upload (EXIF, thumbnails), e.g. 30s")
+		listSteps      = fs.Bool("list-steps", false, "list every step definition with the scenarios (of --tags) that use it, and those no scenario uses, then exit: nothing is checked")
 	)
 	fs.Var(&formats, "format", "report format, repeatable: pretty, progress (on stdout, or NAME:FILE), junit:FILE, cucumber:FILE, html:FILE, coverage:FILE (default: pretty on a terminal, else progress)")
 	if err := parseFlags(fs, args, stdout); err != nil {
@@ -68,6 +69,9 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	if _, err := conformance.ParseTags(*tags); err != nil {
 		return fmt.Errorf("%w: --tags: %w", errUsage, err)
+	}
+	if *listSteps {
+		return writeStepList(stdout, *tags)
 	}
 	if *settle <= 0 {
 		return fmt.Errorf("%w: --settle must be a positive duration, like 30s", errUsage)
@@ -120,6 +124,13 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		Colors:         terminal,
 		Concurrency:    *concurrency,
 	})
+	return checkOutcome(stdout, res, err)
+}
+
+// checkOutcome is what a run's outcome makes of `mediaspec check`: its
+// summary written, and the error that says why it did not pass, if it did
+// not.
+func checkOutcome(stdout io.Writer, res conformance.Result, err error) error {
 	if len(res.Scenarios) > 0 {
 		// Even a run that went wrong says what its scenarios did: which
 		// were skipped and why, when all were.
@@ -143,6 +154,20 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return fmt.Errorf("%d of %d scenarios failed", res.Failed, len(res.Scenarios))
 	}
 	return nil
+}
+
+// writeStepList is `mediaspec check --list-steps`: every step definition
+// with the scenarios that use it, read from the features; no target is
+// asked anything.
+func writeStepList(stdout io.Writer, tags string) error {
+	list, err := conformance.ListSteps(nil, tags)
+	if _, ok := errors.AsType[*conformance.ConfigError](err); ok {
+		return fmt.Errorf("%w: %w", errUsage, err)
+	}
+	if err != nil {
+		return fmt.Errorf("check --list-steps: %w", err)
+	}
+	return list.Write(stdout)
 }
 
 func hasConsoleFormat(formats []conformance.Format) bool {

@@ -21,6 +21,7 @@ import (
 	"github.com/mediaspec/mediaspec/mockserver"
 	"github.com/mediaspec/mediaspec/mockserver/fake"
 	"github.com/mediaspec/mediaspec/mockserver/model"
+	"github.com/mediaspec/mediaspec/steps"
 )
 
 func TestCheckUsageErrors(t *testing.T) {
@@ -96,6 +97,33 @@ func TestCheckUnreachableTarget(t *testing.T) {
 	assert.Contains(t, err.Error(), "does not answer")
 	assert.Contains(t, err.Error(), addr)
 	assert.NotContains(t, out.String(), "scenarios:", "no scenario ran")
+}
+
+// TestCheckListSteps: --list-steps lists every step definition, by area,
+// with the scenarios of the embedded features that use it, and checks
+// nothing: a target that does not answer is never asked.
+func TestCheckListSteps(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	addr := ln.Addr().String()
+	require.NoError(t, ln.Close())
+	var out bytes.Buffer
+	err = run(t.Context(), []string{"check", "--list-steps", "--target", "http://" + addr + "/api"}, &out, io.Discard)
+	require.NoError(t, err)
+	assert.Regexp(t, "(?m)^credentials\n  \\^I use my API key\\$\n    [a-z_]+\\.feature:\\d+ \\S", out.String(), "an area, a pattern, a scenario that uses it")
+	for _, d := range steps.Definitions() {
+		assert.Contains(t, out.String(), "\n  "+d.Pattern+"\n", "every definition is listed")
+	}
+	assert.Regexp(t, `\n\d+ step definitions in \d+ areas, used by \d+ scenarios: \d+ unused, 0 steps that no definition matches\.\n$`, out.String())
+	assert.NotContains(t, out.String(), "mediaspec check:", "no scenario ran")
+
+	out.Reset()
+	require.NoError(t, run(t.Context(), []string{"check", "--list-steps", "--tags", "@server-info"}, &out, io.Discard))
+	assert.Contains(t, out.String(), "server_info.feature:")
+	assert.NotContains(t, out.String(), "upload_new.feature:", "only the scenarios of --tags")
+
+	err = run(t.Context(), []string{"check", "--list-steps", "--tags", "@no-such-tag"}, io.Discard, io.Discard)
+	assert.ErrorIs(t, err, errUsage)
 }
 
 // TestCheckBuiltInMock runs the robustness scenarios against the built-in
