@@ -2,6 +2,7 @@ package conformance_test
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -14,6 +15,7 @@ import (
 
 	"github.com/mediaspec/mediaspec/conformance"
 	"github.com/mediaspec/mediaspec/mockserver/fake"
+	"github.com/mediaspec/mediaspec/steps"
 )
 
 // hasClass says whether n is an element of that class.
@@ -86,6 +88,7 @@ func TestHTMLReport(t *testing.T) {
 	}
 	assert.Len(t, findAll(doc, byClass("section", "feature")), 1)
 	articles := assertScenarioArticles(t, doc, res)
+	assertStepUses(t, doc, res)
 
 	// A listing: the request, its answer and the links in it.
 	listing := findAll(articles[0], byClass("details", "exchange"))
@@ -157,6 +160,38 @@ func assertScenarioArticles(t *testing.T, doc *html.Node, res conformance.Result
 	}
 	assert.Positive(t, exchanges)
 	return articles
+}
+
+// assertStepUses: the summary lists every step definition, each with a
+// link to every scenario of the run that uses it (once), or "unused".
+func assertStepUses(t *testing.T, doc *html.Node, res conformance.Result) {
+	t.Helper()
+	uses := findAll(doc, byClass("li", "step-use"))
+	require.Len(t, uses, len(steps.Definitions()), "every definition")
+	byPattern := map[string]*html.Node{}
+	for _, u := range uses {
+		code := findAll(u, func(n *html.Node) bool { return n.Data == "code" })
+		require.NotEmpty(t, code)
+		byPattern[text(code[0])] = u
+	}
+	var want []string // the scenarios that list links, by their articles' ids
+	for i, s := range res.Scenarios {
+		if slices.ContainsFunc(s.Steps, func(st conformance.StepResult) bool { return st.Text == "I list my shared links" }) {
+			want = append(want, fmt.Sprintf("#scenario-%d", i+1))
+		}
+	}
+	require.Len(t, want, 5)
+	var got []string
+	for _, a := range findAll(byPattern[`^I list my shared links$`], func(n *html.Node) bool { return n.Data == "a" }) {
+		href, _ := attr(a, "href")
+		got = append(got, href)
+	}
+	assert.Equal(t, want, got)
+	assert.Contains(t, text(byPattern[`^the list is empty$`]), "unused")
+	assert.NotContains(t, text(byPattern[`^I list my shared links$`]), "unused")
+	summary := findAll(doc, func(n *html.Node) bool { v, _ := attr(n, "id"); return v == "steps" })
+	require.Len(t, summary, 1)
+	assert.Regexp(t, fmt.Sprintf(`^Steps: %d definitions in \d+ areas, \d+ used by no scenario of the run`, len(uses)), text(summary[0]))
 }
 
 // assertSelfContained: the page takes no script, stylesheet, font or

@@ -63,18 +63,17 @@ func ListSteps(fsys fs.FS, tags string) (StepList, error) {
 	if err != nil {
 		return StepList{}, err
 	}
-	defs := steps.Definitions()
-	list := StepList{Definitions: make([]StepUse, len(defs))}
-	patterns := make([]*regexp.Regexp, len(defs))
-	for i, d := range defs {
+	m, err := newStepMatcher()
+	if err != nil {
+		return StepList{}, err
+	}
+	list := StepList{Definitions: make([]StepUse, len(m.defs))}
+	for i, d := range m.defs {
 		list.Definitions[i] = StepUse{Area: d.Area, Pattern: d.Pattern}
-		if patterns[i], err = regexp.Compile(d.Pattern); err != nil {
-			return StepList{}, fmt.Errorf("the step pattern %q of %s: %w", d.Pattern, d.Area, err)
-		}
 	}
 	for _, s := range selectedScenarios(cat, selection) {
 		list.Scenarios++
-		list.add(s, patterns)
+		list.add(s, m)
 	}
 	if list.Scenarios == 0 {
 		return StepList{}, &ConfigError{fmt.Sprintf("the tags %q select no scenario", tags)}
@@ -83,24 +82,51 @@ func ListSteps(fsys fs.FS, tags string) (StepList, error) {
 }
 
 // add notes the definitions the steps of s use, s once under each.
-func (l *StepList) add(s *scenarioInfo, patterns []*regexp.Regexp) {
+func (l *StepList) add(s *scenarioInfo, m *stepMatcher) {
 	ref := ScenarioRef{File: s.feature.uri, Line: s.line, Name: s.displayName()}
 	for _, st := range s.steps {
-		matched := false
-		for i, p := range patterns {
-			if !p.MatchString(st.text) {
-				continue
-			}
-			matched = true
+		matching := m.matching(st.text)
+		for _, i := range matching {
 			use := &l.Definitions[i]
 			if n := len(use.Scenarios); n == 0 || use.Scenarios[n-1] != ref {
 				use.Scenarios = append(use.Scenarios, ref)
 			}
 		}
-		if !matched {
+		if len(matching) == 0 {
 			l.Undefined = append(l.Undefined, UndefinedStep{Scenario: ref, Line: st.line, Text: st.text})
 		}
 	}
+}
+
+// stepMatcher matches a step's text against the step definitions, as
+// godog does: a definition's pattern, a regular expression, matches the
+// text.
+type stepMatcher struct {
+	defs     []steps.Definition
+	patterns []*regexp.Regexp
+}
+
+func newStepMatcher() (*stepMatcher, error) {
+	m := &stepMatcher{defs: steps.Definitions()}
+	for _, d := range m.defs {
+		p, err := regexp.Compile(d.Pattern)
+		if err != nil {
+			return nil, fmt.Errorf("the step pattern %q of %s: %w", d.Pattern, d.Area, err)
+		}
+		m.patterns = append(m.patterns, p)
+	}
+	return m, nil
+}
+
+// matching are the indexes of the definitions whose patterns match text.
+func (m *stepMatcher) matching(text string) []int {
+	var out []int
+	for i, p := range m.patterns {
+		if p.MatchString(text) {
+			out = append(out, i)
+		}
+	}
+	return out
 }
 
 // Unused are the definitions no scenario uses.
