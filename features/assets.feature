@@ -98,6 +98,13 @@ Feature: Assets and stacks
     And the first of those photos leads a stack of the first and second, and each of them shows it
     And the third of those photos is in no stack
 
+  Scenario: A stack's parent is changed only where there is a stack
+    Given I have 2 new photos
+    When I make the second of those photos the stack's parent
+    Then the request is refused with status 400 and the message "Asset not found or not in a stack"
+    And the first of those photos is in no stack
+    And the second of those photos is in no stack
+
   @second-user
   Scenario: No one changes the parent of another user's stack
     Given I have 2 new photos, stacked under the first
