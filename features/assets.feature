@@ -166,33 +166,35 @@ Feature: Assets and stacks
     When I walk down memory lane on day 0 of month 13
     Then the request is refused with status 400 and the messages "day must not be less than 1; month must not be greater than 12"
 
-  Scenario Outline: Without credentials, no photo is changed, stacked or picked
+  Scenario: Without credentials, no photo is changed, stacked or picked
     Given I have 2 new photos
     And I use no credentials
-    When I <action>
+    When I mark the first of those photos as a favourite
+    Then the request is refused with status 401 and the message "Authentication required"
+    When I mark those photos as favourites, at once
+    Then the request is refused with status 401 and the message "Authentication required"
+    When I stack the second of those photos under the first
+    Then the request is refused with status 401 and the message "Authentication required"
+    When I make the second of those photos the stack's parent
+    Then the request is refused with status 401 and the message "Authentication required"
+    When I ask for a photo at random
+    Then the request is refused with status 401 and the message "Authentication required"
+    When I walk down memory lane on 14 June
     Then the request is refused with status 401 and the message "Authentication required"
 
-    Examples:
-      | action                                             |
-      | mark the first of those photos as a favourite      |
-      | mark those photos as favourites, at once           |
-      | stack the second of those photos under the first   |
-      | make the second of those photos the stack's parent |
-      | ask for a photo at random                          |
-      | walk down memory lane on 14 June                   |
-
-  Scenario Outline: A shared link's key changes, stacks and picks no photo
+  Scenario: A shared link's key changes, stacks and picks no photo
     Given I have 2 new photos
     And I have shared those photos in a link
     And I use the key of that link
-    When I <action>
+    When I mark the first of those photos as a favourite
     Then the request is refused with status 403 and the message "Forbidden resource"
-
-    Examples:
-      | action                                             |
-      | mark the first of those photos as a favourite      |
-      | mark those photos as favourites, at once           |
-      | stack the second of those photos under the first   |
-      | make the second of those photos the stack's parent |
-      | ask for a photo at random                          |
-      | walk down memory lane on 14 June                   |
+    When I mark those photos as favourites, at once
+    Then the request is refused with status 403 and the message "Forbidden resource"
+    When I stack the second of those photos under the first
+    Then the request is refused with status 403 and the message "Forbidden resource"
+    When I make the second of those photos the stack's parent
+    Then the request is refused with status 403 and the message "Forbidden resource"
+    When I ask for a photo at random
+    Then the request is refused with status 403 and the message "Forbidden resource"
+    When I walk down memory lane on 14 June
+    Then the request is refused with status 403 and the message "Forbidden resource"

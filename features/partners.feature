@@ -69,28 +69,26 @@ Feature: Partners
     When they share their library with the user "not-an-id"
     Then the request is refused with status 400 and the messages "id must be a UUID"
 
-  Scenario Outline: Without credentials, no library is shared and no partner listed
+  Scenario: Without credentials, no library is shared and no partner listed
     Given I use no credentials
-    When I <action>
+    When I list the users I share my library with
+    Then the request is refused with status 401 and the message "Authentication required"
+    When I share my library with the user "6d3b6f1e-2f8a-4c57-9b0e-4a1d2c3e5f60"
+    Then the request is refused with status 401 and the message "Authentication required"
+    When I show the library of the user "6d3b6f1e-2f8a-4c57-9b0e-4a1d2c3e5f60" in my timeline
+    Then the request is refused with status 401 and the message "Authentication required"
+    When I stop sharing my library with the user "6d3b6f1e-2f8a-4c57-9b0e-4a1d2c3e5f60"
     Then the request is refused with status 401 and the message "Authentication required"
 
-    Examples:
-      | action                                                                           |
-      | list the users I share my library with                                           |
-      | share my library with the user "6d3b6f1e-2f8a-4c57-9b0e-4a1d2c3e5f60"            |
-      | show the library of the user "6d3b6f1e-2f8a-4c57-9b0e-4a1d2c3e5f60" in my timeline |
-      | stop sharing my library with the user "6d3b6f1e-2f8a-4c57-9b0e-4a1d2c3e5f60"     |
-
-  Scenario Outline: A shared link's key shares no library and lists no partner
+  Scenario: A shared link's key shares no library and lists no partner
     Given a new user with 1 new photo
     And they have shared those photos in a link
     And I use the key of that link
-    When I <action>
+    When I list the users I share my library with
     Then the request is refused with status 403 and the message "Forbidden resource"
-
-    Examples:
-      | action                                                                           |
-      | list the users I share my library with                                           |
-      | share my library with the user "6d3b6f1e-2f8a-4c57-9b0e-4a1d2c3e5f60"            |
-      | show the library of the user "6d3b6f1e-2f8a-4c57-9b0e-4a1d2c3e5f60" in my timeline |
-      | stop sharing my library with the user "6d3b6f1e-2f8a-4c57-9b0e-4a1d2c3e5f60"     |
+    When I share my library with the user "6d3b6f1e-2f8a-4c57-9b0e-4a1d2c3e5f60"
+    Then the request is refused with status 403 and the message "Forbidden resource"
+    When I show the library of the user "6d3b6f1e-2f8a-4c57-9b0e-4a1d2c3e5f60" in my timeline
+    Then the request is refused with status 403 and the message "Forbidden resource"
+    When I stop sharing my library with the user "6d3b6f1e-2f8a-4c57-9b0e-4a1d2c3e5f60"
+    Then the request is refused with status 403 and the message "Forbidden resource"
