@@ -87,13 +87,71 @@ func (t *Traces) TakeAway() []string {
 func runUndos(undos []undo) []string {
 	ctx, cancel := context.WithTimeout(context.Background(), undoTimeout)
 	defer cancel()
+	var pending confirmations
+	ctx = context.WithValue(ctx, confirmationsKey{}, &pending)
 	var left []string
 	for _, u := range slices.Backward(undos) {
 		if err := u.do(ctx); err != nil {
 			left = append(left, fmt.Sprintf("%s: %v", u.what, err))
 		}
 	}
-	return left
+	return append(left, pending.wait(ctx)...)
+}
+
+// A server may take something away a while after it said so (the
+// reference deletes assets and users in a job): what the undos removed is
+// confirmed gone, each asked again until it is, within confirmWithin.
+const confirmWithin = 30 * time.Second
+
+// confirmation asks whether something removed is gone: nil once it is.
+type confirmation struct {
+	what  string
+	check func(ctx context.Context) error
+}
+
+// confirmations are those the undos of one taking-away asked for.
+type confirmations struct {
+	mu   sync.Mutex
+	list []confirmation
+}
+
+type confirmationsKey struct{}
+
+// confirmGone asks, within the undos running on ctx, that check be
+// confirmed once they have all run.
+func confirmGone(ctx context.Context, what string, check func(ctx context.Context) error) {
+	if c, ok := ctx.Value(confirmationsKey{}).(*confirmations); ok {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		c.list = append(c.list, confirmation{what, check})
+	}
+}
+
+// wait asks each confirmation until it holds, or confirmWithin is over;
+// it says what is still there.
+func (c *confirmations) wait(ctx context.Context) []string {
+	ctx, cancel := context.WithTimeout(ctx, confirmWithin)
+	defer cancel()
+	pending := c.list
+	for {
+		var still []confirmation
+		var errs []string
+		for _, cf := range pending {
+			if err := cf.check(ctx); err != nil {
+				still = append(still, cf)
+				errs = append(errs, fmt.Sprintf("%s: %v", cf.what, err))
+			}
+		}
+		if len(still) == 0 {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return errs
+		case <-time.After(settlePoll):
+		}
+		pending = still
+	}
 }
 
 // later keeps do, to take back what the scenario changed: for the run,
@@ -165,7 +223,13 @@ func (s *scenario) made(ar apiRequest, resp *response) {
 		s.traces.mu.Unlock()
 		s.later("the link "+out.ID, s.removing(creds, http.MethodDelete, "/shared-links/"+out.ID, nil))
 	case route == "POST /admin/users" && out.ID != "":
-		s.later("the user "+out.ID, func(ctx context.Context) error { return s.removeUser(ctx, creds, out.ID) })
+		s.later("the user "+out.ID, func(ctx context.Context) error {
+			if err := s.removeUser(ctx, creds, out.ID); err != nil {
+				return err
+			}
+			confirmGone(ctx, "the user "+out.ID, s.userGone(creds, out.ID))
+			return nil
+		})
 	case route == "POST /api-keys" && out.APIKey.ID != "":
 		s.later("the API key "+out.APIKey.ID, s.removing(creds, http.MethodDelete, "/api-keys/"+out.APIKey.ID, nil))
 	case route == "POST /auth/login" && out.AccessToken != "":
@@ -242,6 +306,43 @@ func (s *scenario) removeUser(ctx context.Context, admin credentials, id string)
 	return remove(ctx)
 }
 
+// userGone confirms a user removed is gone, with everything of theirs: no
+// longer among the users, deleted ones included, that an admin lists (a
+// server that failed to remove what was theirs keeps them there).
+func (s *scenario) userGone(admin credentials, id string) func(ctx context.Context) error {
+	return func(ctx context.Context) error {
+		var users []struct {
+			ID string `json:"id"`
+		}
+		if err := s.call(ctx, "listing the users", http.MethodGet, "/admin/users?withDeleted=true", admin, nil, &users, http.StatusOK); err != nil {
+			return err
+		}
+		if slices.ContainsFunc(users, func(u struct {
+			ID string `json:"id"`
+		}) bool {
+			return u.ID == id
+		}) {
+			return fmt.Errorf("still listed among the users")
+		}
+		return nil
+	}
+}
+
+// assetGone confirms an upload removed is gone: its owner no longer reads
+// it (credentials refused: the owner is gone, and userGone confirms them).
+func (s *scenario) assetGone(creds credentials, id string) func(ctx context.Context) error {
+	return func(ctx context.Context) error {
+		resp, err := s.cfg.send(ctx, apiRequest{method: http.MethodGet, path: "/asset/" + id, creds: creds})
+		switch {
+		case resp == nil:
+			return err
+		case resp.status == http.StatusOK:
+			return fmt.Errorf("its owner still reads it")
+		}
+		return nil
+	}
+}
+
 // removeAsset takes an upload away for good, with the video of its live
 // photo, which the server keeps as an asset of its own.
 func (s *scenario) removeAsset(ctx context.Context, creds credentials, id string) error {
@@ -254,7 +355,13 @@ func (s *scenario) removeAsset(ctx context.Context, creds credentials, id string
 			ids = append(ids, *a.LivePhotoVideoID)
 		}
 	}
-	return s.removing(creds, http.MethodDelete, "/asset", map[string]any{"ids": ids, "force": true})(ctx)
+	if err := s.removing(creds, http.MethodDelete, "/asset", map[string]any{"ids": ids, "force": true})(ctx); err != nil {
+		return err
+	}
+	for _, id := range ids {
+		confirmGone(ctx, "the upload "+id, s.assetGone(creds, id))
+	}
+	return nil
 }
 
 // removeStoredBody takes away what a server stored of an upload it
