@@ -134,6 +134,9 @@ type Config struct {
 	Concurrency int
 	// Client sends the requests; nil means a client with timeouts.
 	Client *http.Client
+	// Validator is the document the answers are validated against, loaded
+	// once for many runs; nil loads the project's (spec.Load).
+	Validator *spec.Validator
 	// Features are the feature files; nil means the embedded ones.
 	Features fs.FS
 }
@@ -244,9 +247,12 @@ type runPlan struct {
 // splits the selected scenarios into batches, and asks the target what the
 // run needs to know of it (preflight).
 func plan(ctx context.Context, cfg Config, selection *TagExpr) (*runPlan, error) {
-	validator, err := spec.Load(ctx)
-	if err != nil {
-		return nil, err
+	validator := cfg.Validator
+	if validator == nil {
+		var err error
+		if validator, err = spec.Load(ctx); err != nil {
+			return nil, err
+		}
 	}
 	cat, err := loadCatalog(cfg.Features)
 	if err != nil {
