@@ -86,8 +86,10 @@ func Orient(img image.Image, orientation int) image.Image {
 	if orientation >= 5 {
 		ow, oh = h, w
 	}
+	src := toRGBA(img) // its pixels are moved four bytes at a time
 	out := image.NewRGBA(image.Rect(0, 0, ow, oh))
 	for y := range h {
+		row := src.Pix[y*src.Stride:][:w*4]
 		for x := range w {
 			var dx, dy int
 			switch orientation {
@@ -106,7 +108,7 @@ func Orient(img image.Image, orientation int) image.Image {
 			case 8: // turned a quarter left to be upright
 				dx, dy = y, w-1-x
 			}
-			out.Set(dx, dy, img.At(b.Min.X+x, b.Min.Y+y))
+			copy(out.Pix[dy*out.Stride+dx*4:][:4], row[x*4:][:4])
 		}
 	}
 	return out

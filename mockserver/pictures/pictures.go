@@ -63,10 +63,24 @@ func Within(w, h, maxPixels int) (int, int) {
 	return w, h
 }
 
-// Resize scales img to w×h.
+// Resize scales img to w×h. A picture already of that size (a phone's
+// screenshot, a small photo, whose preview is its own size) is copied, as
+// the kernel would leave every pixel as it is, at a fraction of its cost.
 func Resize(img image.Image, w, h int) *image.RGBA {
+	if b := img.Bounds(); b.Dx() == w && b.Dy() == h {
+		return toRGBA(img)
+	}
 	dst := image.NewRGBA(image.Rect(0, 0, w, h))
 	draw.CatmullRom.Scale(dst, dst.Bounds(), img, img.Bounds(), draw.Src, nil)
+	return dst
+}
+
+// toRGBA is a copy of img as an *image.RGBA at the origin, made by draw's
+// fast paths for the types decoders return.
+func toRGBA(img image.Image) *image.RGBA {
+	b := img.Bounds()
+	dst := image.NewRGBA(image.Rect(0, 0, b.Dx(), b.Dy()))
+	draw.Draw(dst, dst.Bounds(), img, b.Min, draw.Src)
 	return dst
 }
 

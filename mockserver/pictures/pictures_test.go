@@ -11,6 +11,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"golang.org/x/image/draw"
 	"golang.org/x/image/webp"
 
 	"github.com/mediaspec/mediaspec/fixtures"
@@ -163,6 +164,12 @@ func TestOrient(t *testing.T) {
 		assert.Equal(t, image.Rect(0, 0, tt.w, tt.h), got.Bounds(), "orientation %d", tt.orientation)
 		assert.Equal(t, a, color.RGBAModel.Convert(got.At(tt.at.X, tt.at.Y)), "orientation %d: a", tt.orientation)
 		assert.Equal(t, b, color.RGBAModel.Convert(got.At(tt.bt.X, tt.bt.Y)), "orientation %d: b", tt.orientation)
+
+		// The same picture within a larger one, not at the origin.
+		big := image.NewRGBA(image.Rect(-4, -3, 9, 8))
+		draw.Draw(big, image.Rect(1, 2, 4, 4), src, image.Point{}, draw.Src)
+		inner := Orient(big.SubImage(image.Rect(1, 2, 4, 4)), tt.orientation)
+		assert.Equal(t, toRGBA(got).Pix, toRGBA(inner).Pix, "orientation %d, from a picture not at the origin", tt.orientation)
 	}
 }
 
@@ -258,4 +265,29 @@ func TestWebPOfDegeneratePictures(t *testing.T) {
 	assert.Equal(t, image.Rect(0, 0, 1, 1), got.Bounds())
 	r, g, bl, _ := got.At(0, 0).RGBA()
 	assert.Equal(t, [3]uint32{0, 0, 0}, [3]uint32{r, g, bl}, "still black")
+}
+
+// TestResizeToItsOwnSizeCopies: a picture resized to its own size (the
+// preview of a photo no larger than a preview) is copied rather than
+// scaled, which is the reason it is: the kernel's result, to the byte, for
+// the types decoders return, and from a picture that does not start at the
+// origin.
+func TestResizeToItsOwnSizeCopies(t *testing.T) {
+	for _, name := range []string{fixtures.LisbonJPEG, fixtures.ScreenshotPNG} {
+		b, err := fixtures.ReadFile(name)
+		require.NoError(t, err)
+		img, _, err := image.Decode(bytes.NewReader(b))
+		require.NoError(t, err)
+		sub := img.(interface {
+			SubImage(image.Rectangle) image.Image
+		}).SubImage(image.Rect(7, 5, 207, 105))
+		for _, src := range []image.Image{img, sub} {
+			bounds := src.Bounds()
+			want := image.NewRGBA(image.Rect(0, 0, bounds.Dx(), bounds.Dy()))
+			draw.CatmullRom.Scale(want, want.Bounds(), src, bounds, draw.Src, nil)
+			got := Resize(src, bounds.Dx(), bounds.Dy())
+			assert.Equal(t, want.Rect, got.Rect, "%s %T %v", name, src, bounds)
+			assert.True(t, bytes.Equal(want.Pix, got.Pix), "%s %T %v: the copy differs from the kernel's result", name, src, bounds)
+		}
+	}
 }
