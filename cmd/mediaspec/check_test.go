@@ -307,6 +307,12 @@ func TestCheckWithoutSecondUser(t *testing.T) {
 	assert.Regexp(t, `\d+ scenarios: [1-9]\d* passed, 0 failed, [1-9]\d* skipped`, out.String())
 }
 
+// testSettle is the --settle of the runs that must pass: under the race
+// detector, beside the other tests on two cores, the pictures of a burst of
+// uploads take far longer to make than on a real server; a run that passes
+// does not wait it out.
+const testSettle = "5m"
+
 // TestCheckWithAnAdminKey checks a target without the control API, given
 // one user's API key and an admin's: the harness makes every user it needs
 // through the API, and nothing is skipped.
@@ -314,7 +320,7 @@ func TestCheckWithAnAdminKey(t *testing.T) {
 	srv, d := startTarget(t, func(c *mockserver.Config) { c.NoControl = true })
 	var out bytes.Buffer
 	err := run(t.Context(), []string{"check", "--target", srv.URL + "/api", "--api-key", d.Users[1].APIKey, "--admin-api-key", "ci-key", "--format", "progress",
-		"--settle", "2m"}, // under the race detector, beside the other tests: a run that passes does not wait it out
+		"--settle", testSettle},
 		&out, io.Discard)
 	require.NoError(t, err, out.String())
 	assert.Regexp(t, `\d+ scenarios: [1-9]\d* passed, 0 failed, 0 skipped`, out.String())
@@ -328,7 +334,7 @@ func TestCheckWithTheAPIKeyOfAnAdmin(t *testing.T) {
 	srv, _ := startTarget(t, func(c *mockserver.Config) { c.NoControl = true })
 	var out bytes.Buffer
 	err := run(t.Context(), []string{"check", "--target", srv.URL + "/api", "--api-key", "ci-key", "--format", "progress",
-		"--tags", "@new-user or @second-user or @sessions"}, &out, io.Discard)
+		"--tags", "@new-user or @second-user or @sessions", "--settle", testSettle}, &out, io.Discard)
 	require.NoError(t, err, out.String())
 	first, _, _ := strings.Cut(out.String(), "\n")
 	assert.Equal(t, "mediaspec check: the --api-key is an admin's, and no --admin-api-key was given: it makes the users the scenarios need.", first)
