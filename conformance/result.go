@@ -176,14 +176,28 @@ type stepExchanges struct {
 	extra int
 }
 
-func (x *stepExchanges) add(e Exchange) {
+// add keeps what the reports show of e, made only while the step has
+// room for it: a step that reads every album of a listing sends dozens, and
+// showing a body (pretty-printed, its secrets masked) costs more than
+// judging it.
+func (x *stepExchanges) add(e steps.Exchange) {
+	x.mu.Lock()
+	full := len(x.list) >= maxExchangesPerStep
+	if full {
+		x.extra++
+	}
+	x.mu.Unlock()
+	if full {
+		return
+	}
+	shown := newExchange(e)
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	if len(x.list) >= maxExchangesPerStep {
 		x.extra++
 		return
 	}
-	x.list = append(x.list, e)
+	x.list = append(x.list, shown)
 }
 
 // take hands over what the step sent and starts afresh for the next.
@@ -223,7 +237,7 @@ func (rec *recorder) register(sc *godog.ScenarioContext, registerSteps func(*god
 		if rec.coverage != nil && e.Status != 0 {
 			rec.coverage.Add(e.Method, e.Path, e.Status, e.ResponseHeader, e.ResponseBody)
 		}
-		exchanges.add(newExchange(e))
+		exchanges.add(e)
 		rec.answered(res, e)
 	})
 	sc.StepContext().After(func(ctx context.Context, st *godog.Step, status godog.StepResultStatus, err error) (context.Context, error) {
