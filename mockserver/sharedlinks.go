@@ -33,14 +33,6 @@ func (s *server) sharedLinks(c *call) error {
 	return nil
 }
 
-// listing is the links of the audience's user, newest first, as the
-// listing shows them.
-func listing(v *store.View, aud audience) []model.SharedLink {
-	var out []model.SharedLink
-	_ = eachListed(v, aud, func(l any) error { out = append(out, l.(model.SharedLink)); return nil })
-	return out
-}
-
 // eachListed hands emit the listing's links one at a time, in its order.
 func eachListed(v *store.View, aud audience, emit func(any) error) error {
 	links := v.LinksOf(aud.viewer())

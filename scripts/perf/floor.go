@@ -550,8 +550,3 @@ func humanSize(n int64) string {
 	}
 	return fmt.Sprintf("%d B", n)
 }
-
-func firstLine(s string) string {
-	line, _, _ := strings.Cut(s, "\n")
-	return line
-}
