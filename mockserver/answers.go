@@ -275,16 +275,6 @@ func sanitizedAlbum(v *store.View, al *model.AlbumRecord, look albumLook) model.
 	return out
 }
 
-// byFileCreatedDesc and byFileCreatedAsc order assets by when their file
-// was made; ids break ties, so that the order is the same in every process.
-func byFileCreatedDesc(a, b *model.AssetRecord) int {
-	return cmp.Or(b.FileCreatedAt.Compare(a.FileCreatedAt.Time), cmp.Compare(a.ID, b.ID))
-}
-
-func byFileCreatedAsc(a, b *model.AssetRecord) int {
-	return cmp.Or(a.FileCreatedAt.Compare(b.FileCreatedAt.Time), cmp.Compare(a.ID, b.ID))
-}
-
 // stored keeps the order in which assets were added.
 func stored(a, b *model.AssetRecord) int { return 0 }
 
@@ -377,13 +367,13 @@ func (a audience) assetRead(asset *model.AssetRecord) assetLook {
 
 // albumRead is GET /api/albums/{id}: its assets newest first, with exifInfo.
 func (a audience) albumRead(withAssets bool) albumLook {
-	return albumLook{assets: withAssets, order: byFileCreatedDesc, assetLook: assetLook{exif: true, favoriteOf: a.viewer()}}
+	return albumLook{assets: withAssets, order: model.NewestFirst, assetLook: assetLook{exif: true, favoriteOf: a.viewer()}}
 }
 
 // albumMade is POST /api/albums: its assets without exifInfo, and no
 // favourites.
 func albumMade() albumLook {
-	return albumLook{assets: true, order: byFileCreatedDesc}
+	return albumLook{assets: true, order: model.NewestFirst}
 }
 
 // albumListed is GET /api/albums: without assets, with the timestamp of
@@ -399,7 +389,7 @@ func (a audience) albumListed(holding bool) albumLook {
 func (a audience) linkRead() linkLook {
 	return linkLook{
 		assets: &assetLook{exif: true},
-		order:  byFileCreatedAsc,
+		order:  model.OldestFirst,
 		album:  &albumLook{linkQuirk: true},
 	}
 }

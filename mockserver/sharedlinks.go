@@ -246,7 +246,7 @@ func (s *server) mySharedLink(c *call) error {
 		}
 		switch {
 		case !l.ShowMetadata:
-			out = model.SanitizedSharedLink{SharedLink: link, Assets: sanitizedAll(linkAssets(v, l, byFileCreatedAsc)), Token: tp}
+			out = model.SanitizedSharedLink{SharedLink: link, Assets: sanitizedAll(linkAssets(v, l, model.OldestFirst)), Token: tp}
 		case tp != nil:
 			out = model.SharedLinkWithToken{SharedLink: link, Token: token}
 		default:

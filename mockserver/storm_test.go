@@ -119,7 +119,7 @@ func TestStormLeavesEverythingConsistent(t *testing.T) {
 	answers := func(db *store.Store) (out []any) {
 		db.Read(func(v *store.View) {
 			alice := store.Principal{User: v.User(aliceID)}
-			out = append(out, listing(v, audience{p: alice}), albumAnswer(v, v.Album(testAlbumID), albumLook{assets: true, order: byFileCreatedAsc}))
+			out = append(out, listing(v, audience{p: alice}), albumAnswer(v, v.Album(testAlbumID), albumLook{assets: true, order: model.OldestFirst}))
 			for _, l := range v.LinksOf(aliceID) {
 				p, err := v.Authenticate(store.Credentials{ShareKey: &l.Key})
 				out = append(out, p.Link, err)

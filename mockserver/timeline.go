@@ -1,7 +1,6 @@
 package mockserver
 
 import (
-	"cmp"
 	"net/http"
 	"net/url"
 	"slices"
@@ -262,12 +261,7 @@ func (s *server) timeBucket(c *call) error {
 				}
 			}
 		}
-		slices.SortFunc(in, func(a, b *model.AssetRecord) int {
-			if t.ascending {
-				return cmp.Or(a.FileCreatedAt.Compare(b.FileCreatedAt.Time), strings.Compare(a.ID, b.ID))
-			}
-			return cmp.Or(b.FileCreatedAt.Compare(a.FileCreatedAt.Time), strings.Compare(a.ID, b.ID))
-		})
+		slices.SortFunc(in, model.ByFileCreated(t.ascending))
 		if c.aud.hidesMetadata() {
 			return sanitizedAll(in), nil
 		}

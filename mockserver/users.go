@@ -1,6 +1,7 @@
 package mockserver
 
 import (
+	"cmp"
 	"net/http"
 	"strings"
 	"time"
@@ -53,16 +54,9 @@ func (s *server) login(c *call, b dto.Body) error {
 func deviceOf(r *http.Request) store.Device {
 	browser, os := userAgent(r.Header.Get("User-Agent"))
 	return store.Device{
-		Type: cut(cmpOr(browser, r.Header.Get("devicemodel")), store.MaxNameChars),
-		OS:   cut(cmpOr(os, r.Header.Get("devicetype")), store.MaxNameChars),
+		Type: cut(cmp.Or(browser, r.Header.Get("devicemodel")), store.MaxNameChars),
+		OS:   cut(cmp.Or(os, r.Header.Get("devicetype")), store.MaxNameChars),
 	}
-}
-
-func cmpOr(a, b string) string {
-	if a != "" {
-		return a
-	}
-	return b
 }
 
 // cut bounds a text the mock stores.

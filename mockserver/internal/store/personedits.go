@@ -111,9 +111,7 @@ func (v *View) PersonAssets(p *model.PersonRecord) []*model.AssetRecord {
 			out = append(out, a)
 		}
 	}
-	slices.SortStableFunc(out, func(a, b *model.AssetRecord) int {
-		return cmp.Or(b.FileCreatedAt.Compare(a.FileCreatedAt.Time), cmp.Compare(a.ID, b.ID))
-	})
+	slices.SortStableFunc(out, model.NewestFirst)
 	if len(out) > maxPersonAssets {
 		out = out[:maxPersonAssets]
 	}

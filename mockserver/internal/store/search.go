@@ -146,12 +146,7 @@ func (v *View) SearchMetadata(q MetadataQuery) (items []*model.AssetRecord, hasN
 			}
 		}
 	}
-	slices.SortFunc(found, func(a, b *model.AssetRecord) int {
-		if q.Ascending {
-			return cmp.Or(a.FileCreatedAt.Compare(b.FileCreatedAt.Time), cmp.Compare(a.ID, b.ID))
-		}
-		return cmp.Or(b.FileCreatedAt.Compare(a.FileCreatedAt.Time), cmp.Compare(a.ID, b.ID))
-	})
+	slices.SortFunc(found, model.ByFileCreated(q.Ascending))
 	// A page past the last is empty: judged before the offset is
 	// reckoned, which could overflow for a page far enough.
 	if q.Page < 1 || q.Size < 1 || q.Page-1 >= (len(found)+q.Size-1)/q.Size {
@@ -346,9 +341,7 @@ func (v *View) MapMarkers(q MarkerQuery) []*model.AssetRecord {
 			out = append(out, a)
 		}
 	}
-	slices.SortStableFunc(out, func(a, b *model.AssetRecord) int {
-		return cmp.Or(b.FileCreatedAt.Compare(a.FileCreatedAt.Time), cmp.Compare(a.ID, b.ID))
-	})
+	slices.SortStableFunc(out, model.NewestFirst)
 	return out
 }
 
