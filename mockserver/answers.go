@@ -18,8 +18,8 @@ import (
 //
 // Each operation chooses its look for whoever asks: the owner, an album
 // user, a link's holder with or without metadata, and, with
-// Config.ReferenceShapes, the reference's own thin or quirky shapes (the
-// README's table "Where the mock differs from the reference" names each).
+// Config.ReferenceShapes, the reference's own thin or quirky shapes
+// (docs/differences.md names each).
 
 // assetLook says what of an asset an answer shows.
 type assetLook struct {

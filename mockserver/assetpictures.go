@@ -83,8 +83,8 @@ const (
 )
 
 // paintable are the Content-Types of originals Go can write; every other
-// original (HEIC, RAW, video) is painted as a JPEG, image/jpeg (README:
-// differences).
+// original (HEIC, RAW, video) is painted as a JPEG, image/jpeg
+// (docs/differences.md).
 var paintable = map[string]bool{"image/jpeg": true, "image/png": true, "image/webp": true, "image/gif": true}
 
 // painted is an asset's picture of that kind, painted from its

@@ -38,8 +38,8 @@ type extractedCase struct {
 var masked = []string{"id", "ownerId", "owner", "originalPath", "updatedAt", "livePhotoVideoId"}
 
 // deliberate are the fields where the mock answers otherwise on purpose,
-// by case ("" for every case), each with why; the README's table "Where
-// the mock differs from the reference" names each.
+// by case ("" for every case), each with why; docs/differences.md names
+// each.
 var deliberate = map[string]map[string]string{
 	"": {
 		"thumbhash":     "the mock's ThumbHash is made from its own resized picture: the same picture, other bytes",

@@ -116,7 +116,7 @@ type jsonOperation struct {
 }
 
 // controlBodies are the JSON bodies of the control API, which the OpenAPI
-// document leaves out, as BEHAVIOUR.md and the README give them.
+// document leaves out, as BEHAVIOUR.md and docs/ give them.
 func controlBodies() map[string]*shape {
 	return map[string]*shape{
 		"POST /__mock/users": {kind: "object", fields: map[string]*shape{

@@ -88,8 +88,8 @@ var upstreamFormats = []struct {
 
 // upstreamDeliberate are the fields where the mock answers otherwise than
 // the reference did on purpose, by field ("exifInfo.city") or by file and
-// field ("8bit-sRGB.jxl|resized"), each with why; the README's table
-// "Where the mock differs from the reference" names each.
+// field ("8bit-sRGB.jxl|resized"), each with why; docs/differences.md
+// names each.
 var upstreamDeliberate = map[string]string{
 	"thumbhash":                "the mock's ThumbHash is made from its own resized picture",
 	"exifInfo.city":            "the mock names places from its 182-city gazetteer",

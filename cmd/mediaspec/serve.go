@@ -109,7 +109,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		maxUpload      = sizeFlag(fs, "max-upload-bytes", 0, "answer 413 to an upload body larger than this, e.g. 1MiB (a bare number is bytes; 0: no limit)")
 		mediaDir       = fs.String("media-dir", "", "folder where uploads and their pictures are kept (default: a temporary folder, removed on exit); off: keep no upload (their pictures answer 404), for the fastest uploads")
 		maxDecode      = fs.Int("max-decode-pixels", pictures.DefaultMaxDecodePixels, "an uploaded picture declaring more pixels gets a placeholder thumbnail instead of being decoded")
-		refShapes      = fs.Bool("reference-shapes", false, "answer in the reference server's exact shapes where it is thin or quirky (see the README's differences table), instead of the full, consistent ones")
+		refShapes      = fs.Bool("reference-shapes", false, "answer in the reference server's exact shapes where it is thin or quirky (see docs/differences.md), instead of the full, consistent ones")
 		thumbCache     = sizeFlag(fs, "thumbnail-cache", mockserver.DefaultThumbnailCache, "encoded pictures (thumbnails, previews, originals) kept in memory, e.g. 256MiB (a bare number is bytes)")
 		noControl      = fs.Bool("no-control", false, "turn the control API (/__mock/) off")
 		controlOrigin  = fs.String("control-origin", "", "the one web origin (like http://localhost:5173) whose pages may call the control API from a browser")
