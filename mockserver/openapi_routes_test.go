@@ -1,13 +1,9 @@
 package mockserver
 
 import (
-	"go/ast"
-	"go/parser"
-	"go/token"
-	"path/filepath"
+	"net/http"
 	"regexp"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -18,48 +14,28 @@ import (
 	"github.com/mediaspec/mediaspec/openapi"
 )
 
-// routePattern is one pattern the mock registers with s.route, as its
-// source spells it: "GET /api/asset/{id}".
+// routePattern is one route of the table, its pattern split: "GET
+// /api/asset/{id}" is method GET, path /api/asset/{id}.
 type routePattern struct {
 	method, path string
-	at           string // file:line, for messages
+	policy       policy
+	at           string // the pattern, for messages
 }
 
-// registeredRoutes reads every s.route("...") of the package's source (not
-// its tests): the route table as routes.go writes it, without running the
-// server or exporting anything from it.
+// registeredRoutes are the routes of the mock's table, as a server with
+// the control API registers them.
 func registeredRoutes(t *testing.T) []routePattern {
 	t.Helper()
-	files, err := filepath.Glob("*.go")
+	m, err := New(Config{Dataset: testDataset, Now: testNow})
 	require.NoError(t, err)
-	fset := token.NewFileSet()
+	t.Cleanup(func() { _ = m.Close() })
 	var out []routePattern
-	for _, name := range files {
-		if strings.HasSuffix(name, "_test.go") {
-			continue
+	for _, r := range m.s.routeTable() {
+		method, path, ok := strings.Cut(r.pattern, " ")
+		if !ok { // no method: every method, as the live socket's route
+			method, path = "", r.pattern
 		}
-		f, err := parser.ParseFile(fset, name, nil, parser.SkipObjectResolution)
-		require.NoError(t, err)
-		ast.Inspect(f, func(n ast.Node) bool {
-			call, ok := n.(*ast.CallExpr)
-			if !ok || len(call.Args) == 0 {
-				return true
-			}
-			sel, ok := call.Fun.(*ast.SelectorExpr)
-			if !ok || sel.Sel.Name != "route" {
-				return true
-			}
-			lit, ok := call.Args[0].(*ast.BasicLit)
-			require.True(t, ok && lit.Kind == token.STRING, "%s: a route's pattern is a string literal", fset.Position(call.Pos()))
-			pattern, err := strconv.Unquote(lit.Value)
-			require.NoError(t, err)
-			method, path, ok := strings.Cut(pattern, " ")
-			if !ok { // no method: every method, as the live socket's route
-				method, path = "", pattern
-			}
-			out = append(out, routePattern{method: method, path: path, at: fset.Position(call.Pos()).String()})
-			return true
-		})
+		out = append(out, routePattern{method: method, path: path, policy: r.policy, at: r.pattern})
 	}
 	return out
 }
@@ -142,7 +118,7 @@ func TestEveryAPIRouteIsDocumented(t *testing.T) {
 	}
 }
 
-// TestRouteTableIsRead checks the reader on patterns it must tell apart.
+// TestRouteTableIsRead checks the table's patterns are told apart.
 func TestRouteTableIsRead(t *testing.T) {
 	routes := registeredRoutes(t)
 	find := func(method, path string) bool {
@@ -159,4 +135,52 @@ func TestRouteTableIsRead(t *testing.T) {
 	assert.True(t, find("GET", "/api/openapi.json"), "the mock serves the document")
 	assert.False(t, isAPIRoute(routePattern{method: "GET", path: "/api/openapi.json"}), "and the document leaves its own routes out")
 	assert.Equal(t, "PUT /api/albums/{}/user/{}", operationKey("put", "/api/albums/{id}/user/{userId}"))
+}
+
+// TestEveryRouteRefusesWhomItsPolicyRefuses calls every route of the table
+// as each caller its policy refuses, and is told so before anything is
+// read or done: no credentials get 401 from every route that needs them,
+// a user who is no admin 403 from every admin route, and a link's key 403
+// from every route for users alone. The table, not a list, says which.
+func TestEveryRouteRefusesWhomItsPolicyRefuses(t *testing.T) {
+	srv := newTestServer(t)
+	const anyID = "7d0c5f8e-2b4a-4c1e-9f3a-6b8d2e1c0a95"
+	type caller struct {
+		name   string
+		header [2]string
+		status int
+		refuse func(policy) bool
+	}
+	callers := []caller{
+		{"no credentials", [2]string{}, http.StatusUnauthorized, func(p policy) bool { return p != anyone }},
+		{"a user who is no admin", [2]string{"x-api-key", keyBob}, http.StatusForbidden, func(p policy) bool { return p == admin }},
+		{"a link's key", [2]string{"x-immich-share-key", linkUpload}, http.StatusForbidden, func(p policy) bool { return p == user || p == admin }},
+	}
+	checked := map[string]int{}
+	for _, r := range registeredRoutes(t) {
+		if r.method == "" {
+			continue // the live socket: it judges the credentials itself
+		}
+		url := srv.URL + pathParam.ReplaceAllString(r.path, anyID)
+		for _, c := range callers {
+			if !c.refuse(r.policy) {
+				continue
+			}
+			req, err := http.NewRequest(r.method, url, strings.NewReader("{}"))
+			require.NoError(t, err)
+			req.Header.Set("Content-Type", "application/json")
+			if c.header[0] != "" {
+				req.Header.Set(c.header[0], c.header[1])
+			}
+			rep := do(t, req)
+			if assert.Equal(t, c.status, rep.status, "%s as %s: %s", r.at, c.name, rep.body) {
+				assert.Equal(t, "application/json", rep.header.Get("Content-Type"), "%s as %s", r.at, c.name)
+			}
+			checked[c.name]++
+		}
+	}
+	// The table holds routes of every policy the callers are refused by.
+	assert.Greater(t, checked["no credentials"], 80)
+	assert.Greater(t, checked["a user who is no admin"], 10)
+	assert.Greater(t, checked["a link's key"], 50)
 }

@@ -1,153 +1,185 @@
 package mockserver
 
-// routes is the one place that maps paths to operations, each with who may
-// call it (policy): anyone, a user, an admin, a user or a link's holder,
-// or a link's key.
-func (s *server) routes() {
-	// The heart of the contract.
-	s.route("POST /api/asset/upload", s.as(userOrLinkKey, s.upload))
-	s.route("GET /api/shared-links", s.as(user, s.sharedLinks))
+import "net/http"
 
-	// Shared links.
-	s.route("POST /api/shared-links", s.as(user, s.withBody(sharedLinkCreateBody, s.createSharedLink)))
-	s.route("GET /api/shared-links/me", s.as(linkKey, s.mySharedLink))
-	s.route("GET /api/shared-links/{id}", s.as(user, s.sharedLink))
-	s.route("PATCH /api/shared-links/{id}", s.as(user, s.withBody(sharedLinkEditBody, s.updateSharedLink)))
-	s.route("DELETE /api/shared-links/{id}", s.as(user, s.removeSharedLink))
-	s.route("PUT /api/shared-links/{id}/assets", s.as(userOrLink, s.withBody(assetIDsBody, s.sharedLinkAssets(true))))
-	s.route("DELETE /api/shared-links/{id}/assets", s.as(userOrLink, s.withBody(assetIDsBody, s.sharedLinkAssets(false))))
+// route is one operation of the server: its pattern (method and path, as
+// http.ServeMux reads it), who may call it (policy: anyone, a user, an
+// admin, a user or a link's holder, or a link's key), and what it does.
+// Tests iterate the table: every route is in the OpenAPI document or named
+// as outside it, and each refuses the callers its policy refuses.
+type route struct {
+	pattern string
+	policy  policy
+	op      operation
+	wrap    func(http.Handler) http.Handler // around its handler, if any
+}
 
-	// The server.
-	s.route("GET /.well-known/immich", s.as(anyone, wellKnown))
-	s.route("GET /api/server-info/ping", s.as(anyone, ping))
-	s.route("GET /api/server-info/version", s.as(anyone, version))
-	s.route("GET /api/server-info/media-types", s.as(anyone, mediaTypes))
-	s.route("GET /api/server-info/config", s.as(anyone, s.serverConfig))
-	s.route("GET /api/server-info/features", s.as(anyone, s.serverFeatures))
-	s.route("GET /api/server-info/theme", s.as(anyone, s.serverTheme))
-	s.route("GET /api/server-info/storage", s.as(user, s.serverStorage))
-	s.route("GET /api/server-info/statistics", s.as(admin, s.serverStatistics))
-	s.route("GET /custom.css", s.as(anyone, s.customCSS))
-	s.route("GET /share/{key}", s.as(anyone, s.sharePage)) // the key is in the path
-	s.route("GET /api/system-metadata/admin-onboarding", s.as(admin, s.adminOnboarding))
-	s.route("POST /api/system-metadata/admin-onboarding", s.as(admin, s.withBody(adminOnboardingBody, s.updateAdminOnboarding)))
-	s.route("GET /api/openapi.json", s.as(anyone, s.specJSON))
-	s.route("GET /api/openapi.yaml", s.as(anyone, s.specYAML))
-
-	// Live events (socket.io): the endpoint checks the credentials itself,
-	// as the reference's gateway does. Without its slash, no route (the
-	// mux would redirect it).
-	s.route("/api/socket.io/", s.as(anyone, s.liveSocket))
-	s.route("/api/socket.io", s.as(anyone, noRoute))
-
-	// Assets.
-	s.route("POST /api/asset/bulk-upload-check", s.as(user, s.bulkUploadCheck))
-	s.route("GET /api/asset/statistics", s.as(user, s.assetStatistics))
-	s.route("GET /api/asset/random", s.as(user, s.randomAssets))
-	s.route("GET /api/asset/memory-lane", s.as(user, s.memoryLane))
-	s.route("PUT /api/asset", s.as(user, s.withBody(bulkUpdateAssetsBody, s.updateAssets)))
-	s.route("DELETE /api/asset", s.as(user, s.withBody(bulkDeleteAssetsBody, s.deleteAssets)))
-	s.route("PUT /api/asset/stack/parent", s.as(user, s.withBody(updateStackParentBody, s.updateStackParent)))
-	s.route("GET /api/asset/{id}", s.as(userOrLink, s.asset))
-	s.route("PUT /api/asset/{id}", s.as(user, s.withBody(updateAssetBody, s.updateAsset)))
-	s.route("POST /api/trash/empty", s.as(user, s.emptyTrash))
-	s.route("POST /api/trash/restore", s.as(user, s.restoreTrash(true)))
-	s.route("POST /api/trash/restore/assets", s.as(user, s.restoreTrash(false)))
-	s.route("GET /api/timeline/buckets", s.as(userOrLink, s.timeBuckets))
-	s.route("GET /api/timeline/bucket", s.as(userOrLink, s.timeBucket))
-	s.route("GET /api/partners", s.as(user, s.partners))
-	s.route("POST /api/partners/{id}", s.as(user, s.createPartner))
-	s.route("PUT /api/partners/{id}", s.as(user, s.withBody(updatePartnerBody, s.updatePartner)))
-	s.route("DELETE /api/partners/{id}", s.as(user, s.removePartner))
-	s.route("POST /api/people", s.as(user, s.withBody(personCreateBody, s.createPerson)))
-	s.route("GET /api/asset/thumbnail/{id}", noCacheOnError(s.as(userOrLink, s.picture(false))))
-	s.route("GET /api/asset/file/{id}", noCacheOnError(s.as(userOrLink, s.picture(true))))
-
-	// Downloads.
-	s.route("POST /api/download/info", s.as(userOrLink, s.withBody(downloadInfoBody, s.downloadInfo)))
-	s.route("POST /api/download/archive", s.as(userOrLink, s.withBody(assetIDsBody, s.downloadArchive)))
-	s.route("POST /api/download/asset/{id}", noCacheOnError(s.as(userOrLink, s.downloadAsset)))
-
-	// Logging in and out.
-	s.route("POST /api/auth/login", s.as(anyone, s.withBody(loginBody, s.login)))
-	s.route("POST /api/auth/admin-sign-up", s.as(anyone, s.withBody(signUpBody, s.signUpAdmin)))
-	s.route("POST /api/auth/validateToken", s.as(user, validateToken))
-	s.route("POST /api/auth/change-password", s.as(user, s.withBody(changePasswordBody, s.changePassword)))
-	s.route("POST /api/auth/logout", s.as(user, s.logout))
-	s.route("GET /api/sessions", s.as(user, s.sessions))
-	s.route("DELETE /api/sessions", s.as(user, s.deleteSessions))
-	s.route("DELETE /api/sessions/{id}", s.as(user, s.deleteSession))
-	s.route("GET /api/api-keys", s.as(user, s.apiKeys))
-	s.route("POST /api/api-keys", s.as(user, s.withBody(apiKeyCreateBody, s.createAPIKey)))
-	s.route("GET /api/api-keys/{id}", s.as(user, s.apiKey))
-	s.route("PUT /api/api-keys/{id}", s.as(user, s.withBody(apiKeyUpdateBody, s.updateAPIKey)))
-	s.route("DELETE /api/api-keys/{id}", s.as(user, s.deleteAPIKey))
-
-	// Users.
-	s.route("GET /api/users", s.as(user, s.users))
-	s.route("GET /api/users/me", s.as(user, s.myUser))
-	s.route("PUT /api/users/me", s.as(user, s.withBody(userUpdateMeBody, s.updateMyUser)))
-	s.route("GET /api/users/me/preferences", s.as(user, s.myPreferences))
-	s.route("PUT /api/users/me/preferences", s.as(user, s.withBody(preferencesUpdateBody, s.updateMyPreferences)))
-	s.route("POST /api/users/profile-image", s.as(user, s.createProfileImage))
-	s.route("DELETE /api/users/profile-image", s.as(user, s.deleteProfileImage))
-	s.route("GET /api/users/{id}", s.as(user, s.user))
-	s.route("GET /api/users/{id}/profile-image", noCacheOnError(s.as(user, s.profileImage)))
-	s.route("GET /api/admin/users", s.as(admin, s.usersAdmin))
-	s.route("POST /api/admin/users", s.as(admin, s.withBody(userAdminCreateBody, s.createUserAdmin)))
-	s.route("GET /api/admin/users/{id}", s.as(admin, s.userAdmin))
-	s.route("PUT /api/admin/users/{id}", s.as(admin, s.withBody(userAdminUpdateBody, s.updateUserAdmin)))
-	s.route("DELETE /api/admin/users/{id}", s.as(admin, s.withBody(userAdminDeleteBody, s.deleteUserAdmin)))
-	s.route("POST /api/admin/users/{id}/restore", s.as(admin, s.restoreUserAdmin))
-	s.route("GET /api/admin/users/{id}/preferences", s.as(admin, s.userPreferencesAdmin))
-	s.route("PUT /api/admin/users/{id}/preferences", s.as(admin, s.withBody(preferencesUpdateBody, s.updateUserPreferencesAdmin)))
-
-	// Albums.
-	s.route("GET /api/albums", s.as(user, s.albums))
-	s.route("POST /api/albums", s.as(user, s.withBody(createAlbumBody, s.createAlbum)))
-	s.route("GET /api/albums/count", s.as(user, s.albumCount))
-	s.route("GET /api/albums/{id}", s.as(userOrLink, s.album))
-	s.route("PATCH /api/albums/{id}", s.as(user, s.withBody(updateAlbumBody, s.updateAlbum)))
-	s.route("DELETE /api/albums/{id}", s.as(user, s.deleteAlbum))
-	s.route("PUT /api/albums/{id}/assets", s.as(userOrLink, s.withBody(bulkIDsBody, s.addAlbumAssets)))
-	s.route("DELETE /api/albums/{id}/assets", s.as(user, s.withBody(bulkIDsBody, s.removeAlbumAssets)))
-	s.route("PUT /api/albums/{id}/users", s.as(user, s.withBody(addUsersBody, s.addAlbumUsers)))
-	s.route("PUT /api/albums/{id}/user/{userId}", s.as(user, s.withBody(updateAlbumUserBody, s.updateAlbumUser)))
-	s.route("DELETE /api/albums/{id}/user/{userId}", s.as(user, s.removeAlbumUser))
-
-	// Activities, the server's settings, people, search and the map.
-	s.route("GET /api/activities", s.as(user, s.activities))
-	s.route("POST /api/activities", s.as(user, s.withBody(activityCreateBody, s.createActivity)))
-	s.route("GET /api/activities/statistics", s.as(user, s.activityStatistics))
-	s.route("DELETE /api/activities/{id}", s.as(user, s.deleteActivity))
-	s.route("GET /api/system-config", s.as(admin, s.systemConfig))
-	s.route("PUT /api/system-config", s.as(admin, s.withBody(systemConfigBody, s.updateSystemConfig)))
-	s.route("GET /api/system-config/defaults", s.as(admin, systemConfigDefaults))
-	s.route("GET /api/system-config/storage-template-options", s.as(admin, storageTemplateOptions))
-	s.route("GET /api/people", s.as(user, s.people))
-	s.route("PUT /api/people", s.as(user, s.withBody(s.peopleUpdateBody(), s.updatePeople)))
-	s.route("GET /api/people/{id}", s.as(user, s.person))
-	s.route("PUT /api/people/{id}", s.as(user, s.withBody(s.personUpdateBody(), s.updatePerson)))
-	s.route("GET /api/people/{id}/statistics", s.as(user, s.personStatistics))
-	s.route("GET /api/people/{id}/assets", s.as(user, s.personAssets))
-	s.route("GET /api/people/{id}/thumbnail", noCacheOnError(s.as(user, s.personThumbnail)))
-	s.route("POST /api/search/metadata", s.as(user, s.withBody(metadataSearchBody, s.searchMetadata)))
-	s.route("POST /api/search/smart", s.as(user, s.withBody(smartSearchBody, s.searchSmart)))
-	s.route("GET /api/search/explore", s.as(user, s.searchExplore))
-	s.route("GET /api/search/cities", s.as(user, s.searchCities))
-	s.route("GET /api/search/suggestions", s.as(user, s.searchSuggestions))
-	s.route("GET /api/search/person", s.as(user, s.searchPerson))
-	s.route("GET /api/map/markers", s.as(user, s.mapMarkers))
-	s.route("GET /api/map/style.json", s.as(userOrLink, mapStyle))
-
-	if s.cfg.NoControl {
-		return
+// handler is the route's operation behind its policy.
+func (r route) handler(s *server) http.Handler {
+	h := s.as(r.policy, r.op)
+	if r.wrap != nil {
+		h = r.wrap(h)
 	}
-	// The control API.
-	s.route("GET /__mock/users", s.as(anyone, s.controlUsers))
-	s.route("POST /__mock/users", s.as(anyone, s.controlCreateUser))
-	s.route("POST /__mock/shared-links", s.as(user, s.controlCreateLink))
-	s.route("GET /__mock/assets", s.as(user, s.controlAssets))
-	s.route("POST /__mock/reset", s.as(anyone, s.controlReset))
-	s.route("GET /__mock/dataset", s.as(anyone, s.controlDataset))
+	return h
+}
+
+// routes registers every route of the table.
+func (s *server) routes() {
+	for _, r := range s.routeTable() {
+		s.route(r.pattern, r.handler(s))
+	}
+}
+
+// routeTable is the one place that maps paths to operations, each with
+// its policy; the control API's routes but with Config.NoControl.
+func (s *server) routeTable() []route {
+	table := []route{
+		// The heart of the contract.
+		{pattern: "POST /api/asset/upload", policy: userOrLinkKey, op: s.upload},
+		{pattern: "GET /api/shared-links", policy: user, op: s.sharedLinks},
+
+		// Shared links.
+		{pattern: "POST /api/shared-links", policy: user, op: s.withBody(sharedLinkCreateBody, s.createSharedLink)},
+		{pattern: "GET /api/shared-links/me", policy: linkKey, op: s.mySharedLink},
+		{pattern: "GET /api/shared-links/{id}", policy: user, op: s.sharedLink},
+		{pattern: "PATCH /api/shared-links/{id}", policy: user, op: s.withBody(sharedLinkEditBody, s.updateSharedLink)},
+		{pattern: "DELETE /api/shared-links/{id}", policy: user, op: s.removeSharedLink},
+		{pattern: "PUT /api/shared-links/{id}/assets", policy: userOrLink, op: s.withBody(assetIDsBody, s.sharedLinkAssets(true))},
+		{pattern: "DELETE /api/shared-links/{id}/assets", policy: userOrLink, op: s.withBody(assetIDsBody, s.sharedLinkAssets(false))},
+
+		// The server.
+		{pattern: "GET /.well-known/immich", policy: anyone, op: wellKnown},
+		{pattern: "GET /api/server-info/ping", policy: anyone, op: ping},
+		{pattern: "GET /api/server-info/version", policy: anyone, op: version},
+		{pattern: "GET /api/server-info/media-types", policy: anyone, op: mediaTypes},
+		{pattern: "GET /api/server-info/config", policy: anyone, op: s.serverConfig},
+		{pattern: "GET /api/server-info/features", policy: anyone, op: s.serverFeatures},
+		{pattern: "GET /api/server-info/theme", policy: anyone, op: s.serverTheme},
+		{pattern: "GET /api/server-info/storage", policy: user, op: s.serverStorage},
+		{pattern: "GET /api/server-info/statistics", policy: admin, op: s.serverStatistics},
+		{pattern: "GET /custom.css", policy: anyone, op: s.customCSS},
+		{pattern: "GET /share/{key}", policy: anyone, op: s.sharePage}, // the key is in the path
+		{pattern: "GET /api/system-metadata/admin-onboarding", policy: admin, op: s.adminOnboarding},
+		{pattern: "POST /api/system-metadata/admin-onboarding", policy: admin, op: s.withBody(adminOnboardingBody, s.updateAdminOnboarding)},
+		{pattern: "GET /api/openapi.json", policy: anyone, op: s.specJSON},
+		{pattern: "GET /api/openapi.yaml", policy: anyone, op: s.specYAML},
+
+		// Live events (socket.io): the endpoint checks the credentials itself,
+		// as the reference's gateway does. Without its slash, no route (the
+		// mux would redirect it).
+		{pattern: "/api/socket.io/", policy: anyone, op: s.liveSocket},
+		{pattern: "/api/socket.io", policy: anyone, op: noRoute},
+
+		// Assets.
+		{pattern: "POST /api/asset/bulk-upload-check", policy: user, op: s.bulkUploadCheck},
+		{pattern: "GET /api/asset/statistics", policy: user, op: s.assetStatistics},
+		{pattern: "GET /api/asset/random", policy: user, op: s.randomAssets},
+		{pattern: "GET /api/asset/memory-lane", policy: user, op: s.memoryLane},
+		{pattern: "PUT /api/asset", policy: user, op: s.withBody(bulkUpdateAssetsBody, s.updateAssets)},
+		{pattern: "DELETE /api/asset", policy: user, op: s.withBody(bulkDeleteAssetsBody, s.deleteAssets)},
+		{pattern: "PUT /api/asset/stack/parent", policy: user, op: s.withBody(updateStackParentBody, s.updateStackParent)},
+		{pattern: "GET /api/asset/{id}", policy: userOrLink, op: s.asset},
+		{pattern: "PUT /api/asset/{id}", policy: user, op: s.withBody(updateAssetBody, s.updateAsset)},
+		{pattern: "POST /api/trash/empty", policy: user, op: s.emptyTrash},
+		{pattern: "POST /api/trash/restore", policy: user, op: s.restoreTrash(true)},
+		{pattern: "POST /api/trash/restore/assets", policy: user, op: s.restoreTrash(false)},
+		{pattern: "GET /api/timeline/buckets", policy: userOrLink, op: s.timeBuckets},
+		{pattern: "GET /api/timeline/bucket", policy: userOrLink, op: s.timeBucket},
+		{pattern: "GET /api/partners", policy: user, op: s.partners},
+		{pattern: "POST /api/partners/{id}", policy: user, op: s.createPartner},
+		{pattern: "PUT /api/partners/{id}", policy: user, op: s.withBody(updatePartnerBody, s.updatePartner)},
+		{pattern: "DELETE /api/partners/{id}", policy: user, op: s.removePartner},
+		{pattern: "POST /api/people", policy: user, op: s.withBody(personCreateBody, s.createPerson)},
+		{pattern: "GET /api/asset/thumbnail/{id}", policy: userOrLink, op: s.picture(false), wrap: noCacheOnError},
+		{pattern: "GET /api/asset/file/{id}", policy: userOrLink, op: s.picture(true), wrap: noCacheOnError},
+
+		// Downloads.
+		{pattern: "POST /api/download/info", policy: userOrLink, op: s.withBody(downloadInfoBody, s.downloadInfo)},
+		{pattern: "POST /api/download/archive", policy: userOrLink, op: s.withBody(assetIDsBody, s.downloadArchive)},
+		{pattern: "POST /api/download/asset/{id}", policy: userOrLink, op: s.downloadAsset, wrap: noCacheOnError},
+
+		// Logging in and out.
+		{pattern: "POST /api/auth/login", policy: anyone, op: s.withBody(loginBody, s.login)},
+		{pattern: "POST /api/auth/admin-sign-up", policy: anyone, op: s.withBody(signUpBody, s.signUpAdmin)},
+		{pattern: "POST /api/auth/validateToken", policy: user, op: validateToken},
+		{pattern: "POST /api/auth/change-password", policy: user, op: s.withBody(changePasswordBody, s.changePassword)},
+		{pattern: "POST /api/auth/logout", policy: user, op: s.logout},
+		{pattern: "GET /api/sessions", policy: user, op: s.sessions},
+		{pattern: "DELETE /api/sessions", policy: user, op: s.deleteSessions},
+		{pattern: "DELETE /api/sessions/{id}", policy: user, op: s.deleteSession},
+		{pattern: "GET /api/api-keys", policy: user, op: s.apiKeys},
+		{pattern: "POST /api/api-keys", policy: user, op: s.withBody(apiKeyCreateBody, s.createAPIKey)},
+		{pattern: "GET /api/api-keys/{id}", policy: user, op: s.apiKey},
+		{pattern: "PUT /api/api-keys/{id}", policy: user, op: s.withBody(apiKeyUpdateBody, s.updateAPIKey)},
+		{pattern: "DELETE /api/api-keys/{id}", policy: user, op: s.deleteAPIKey},
+
+		// Users.
+		{pattern: "GET /api/users", policy: user, op: s.users},
+		{pattern: "GET /api/users/me", policy: user, op: s.myUser},
+		{pattern: "PUT /api/users/me", policy: user, op: s.withBody(userUpdateMeBody, s.updateMyUser)},
+		{pattern: "GET /api/users/me/preferences", policy: user, op: s.myPreferences},
+		{pattern: "PUT /api/users/me/preferences", policy: user, op: s.withBody(preferencesUpdateBody, s.updateMyPreferences)},
+		{pattern: "POST /api/users/profile-image", policy: user, op: s.createProfileImage},
+		{pattern: "DELETE /api/users/profile-image", policy: user, op: s.deleteProfileImage},
+		{pattern: "GET /api/users/{id}", policy: user, op: s.user},
+		{pattern: "GET /api/users/{id}/profile-image", policy: user, op: s.profileImage, wrap: noCacheOnError},
+		{pattern: "GET /api/admin/users", policy: admin, op: s.usersAdmin},
+		{pattern: "POST /api/admin/users", policy: admin, op: s.withBody(userAdminCreateBody, s.createUserAdmin)},
+		{pattern: "GET /api/admin/users/{id}", policy: admin, op: s.userAdmin},
+		{pattern: "PUT /api/admin/users/{id}", policy: admin, op: s.withBody(userAdminUpdateBody, s.updateUserAdmin)},
+		{pattern: "DELETE /api/admin/users/{id}", policy: admin, op: s.withBody(userAdminDeleteBody, s.deleteUserAdmin)},
+		{pattern: "POST /api/admin/users/{id}/restore", policy: admin, op: s.restoreUserAdmin},
+		{pattern: "GET /api/admin/users/{id}/preferences", policy: admin, op: s.userPreferencesAdmin},
+		{pattern: "PUT /api/admin/users/{id}/preferences", policy: admin, op: s.withBody(preferencesUpdateBody, s.updateUserPreferencesAdmin)},
+
+		// Albums.
+		{pattern: "GET /api/albums", policy: user, op: s.albums},
+		{pattern: "POST /api/albums", policy: user, op: s.withBody(createAlbumBody, s.createAlbum)},
+		{pattern: "GET /api/albums/count", policy: user, op: s.albumCount},
+		{pattern: "GET /api/albums/{id}", policy: userOrLink, op: s.album},
+		{pattern: "PATCH /api/albums/{id}", policy: user, op: s.withBody(updateAlbumBody, s.updateAlbum)},
+		{pattern: "DELETE /api/albums/{id}", policy: user, op: s.deleteAlbum},
+		{pattern: "PUT /api/albums/{id}/assets", policy: userOrLink, op: s.withBody(bulkIDsBody, s.addAlbumAssets)},
+		{pattern: "DELETE /api/albums/{id}/assets", policy: user, op: s.withBody(bulkIDsBody, s.removeAlbumAssets)},
+		{pattern: "PUT /api/albums/{id}/users", policy: user, op: s.withBody(addUsersBody, s.addAlbumUsers)},
+		{pattern: "PUT /api/albums/{id}/user/{userId}", policy: user, op: s.withBody(updateAlbumUserBody, s.updateAlbumUser)},
+		{pattern: "DELETE /api/albums/{id}/user/{userId}", policy: user, op: s.removeAlbumUser},
+
+		// Activities, the server's settings, people, search and the map.
+		{pattern: "GET /api/activities", policy: user, op: s.activities},
+		{pattern: "POST /api/activities", policy: user, op: s.withBody(activityCreateBody, s.createActivity)},
+		{pattern: "GET /api/activities/statistics", policy: user, op: s.activityStatistics},
+		{pattern: "DELETE /api/activities/{id}", policy: user, op: s.deleteActivity},
+		{pattern: "GET /api/system-config", policy: admin, op: s.systemConfig},
+		{pattern: "PUT /api/system-config", policy: admin, op: s.withBody(systemConfigBody, s.updateSystemConfig)},
+		{pattern: "GET /api/system-config/defaults", policy: admin, op: systemConfigDefaults},
+		{pattern: "GET /api/system-config/storage-template-options", policy: admin, op: storageTemplateOptions},
+		{pattern: "GET /api/people", policy: user, op: s.people},
+		{pattern: "PUT /api/people", policy: user, op: s.withBody(s.peopleUpdateBody(), s.updatePeople)},
+		{pattern: "GET /api/people/{id}", policy: user, op: s.person},
+		{pattern: "PUT /api/people/{id}", policy: user, op: s.withBody(s.personUpdateBody(), s.updatePerson)},
+		{pattern: "GET /api/people/{id}/statistics", policy: user, op: s.personStatistics},
+		{pattern: "GET /api/people/{id}/assets", policy: user, op: s.personAssets},
+		{pattern: "GET /api/people/{id}/thumbnail", policy: user, op: s.personThumbnail, wrap: noCacheOnError},
+		{pattern: "POST /api/search/metadata", policy: user, op: s.withBody(metadataSearchBody, s.searchMetadata)},
+		{pattern: "POST /api/search/smart", policy: user, op: s.withBody(smartSearchBody, s.searchSmart)},
+		{pattern: "GET /api/search/explore", policy: user, op: s.searchExplore},
+		{pattern: "GET /api/search/cities", policy: user, op: s.searchCities},
+		{pattern: "GET /api/search/suggestions", policy: user, op: s.searchSuggestions},
+		{pattern: "GET /api/search/person", policy: user, op: s.searchPerson},
+		{pattern: "GET /api/map/markers", policy: user, op: s.mapMarkers},
+		{pattern: "GET /api/map/style.json", policy: userOrLink, op: mapStyle},
+	}
+	if s.cfg.NoControl {
+		return table
+	}
+	return append(table, []route{
+		// The control API.
+		{pattern: "GET /__mock/users", policy: anyone, op: s.controlUsers},
+		{pattern: "POST /__mock/users", policy: anyone, op: s.controlCreateUser},
+		{pattern: "POST /__mock/shared-links", policy: user, op: s.controlCreateLink},
+		{pattern: "GET /__mock/assets", policy: user, op: s.controlAssets},
+		{pattern: "POST /__mock/reset", policy: anyone, op: s.controlReset},
+		{pattern: "GET /__mock/dataset", policy: anyone, op: s.controlDataset},
+	}...)
 }
