@@ -288,3 +288,83 @@ func fill(v reflect.Value) {
 		v.SetFloat(1)
 	}
 }
+
+// TestNoLinkRouteShowsWhatItsLinkHides calls every route of the table that
+// a link's holder may read (GET, policy userOrLink, userOrLinkKey or
+// linkKey) with a link that hides metadata, an INDIVIDUAL one and an ALBUM
+// one: every asset of every answer shows only the keys of its projection,
+// and no answer carries exifInfo anywhere. The table says which routes, so
+// a route added to it is judged too.
+func TestNoLinkRouteShowsWhatItsLinkHides(t *testing.T) {
+	const hiddenAlbumLink = "link-hidden-album"
+	srv := newTestServer(t, func(c *Config) {
+		c.Dataset = func() model.Dataset {
+			d := answersDataset()
+			album := testAlbumID
+			d.SharedLinks = append(d.SharedLinks, model.SharedLinkRecord{
+				ID: "00000000-0000-4000-8000-00000000006a", Key: hiddenAlbumLink, Type: model.LinkAlbum, UserID: aliceID,
+				AlbumID: &album, CreatedAt: d.Assets[0].CreatedAt,
+			})
+			return d
+		}
+	})
+	get := func(path, key string) reply {
+		sep := "?"
+		if strings.Contains(path, "?") {
+			sep = "&"
+		}
+		return do(t, newRequest(t, http.MethodGet, srv.URL+path+sep+"key="+key, nil))
+	}
+	var buckets []struct {
+		TimeBucket string `json:"timeBucket"`
+	}
+	get("/api/timeline/buckets?size=MONTH&albumId="+testAlbumID, hiddenAlbumLink).json(t, &buckets)
+	require.NotEmpty(t, buckets, "the link's photo has a month")
+	ids := strings.NewReplacer("{id}", aliceAssetID)
+	answered := map[string]bool{}
+	for _, r := range registeredRoutes(t) {
+		if r.method != http.MethodGet || (r.policy != userOrLink && r.policy != userOrLinkKey && r.policy != linkKey) {
+			continue
+		}
+		for _, key := range []string{hiddenLink, hiddenAlbumLink} {
+			path := ids.Replace(r.path)
+			if strings.HasPrefix(path, "/api/albums/") {
+				path = "/api/albums/" + testAlbumID
+			}
+			rep := get(path+"?size=MONTH&albumId="+testAlbumID+"&timeBucket="+buckets[0].TimeBucket, key)
+			if rep.status != http.StatusOK || !strings.HasPrefix(rep.header.Get("Content-Type"), "application/json") {
+				continue
+			}
+			answered[r.at] = true
+			var body any
+			require.NoError(t, json.Unmarshal(rep.body, &body), "%s", r.at)
+			judgeHidden(t, r.at+" with "+key, body)
+		}
+	}
+	for _, must := range []string{"GET /api/asset/{id}", "GET /api/shared-links/me", "GET /api/timeline/buckets", "GET /api/timeline/bucket", "GET /api/albums/{id}"} {
+		assert.True(t, answered[must], "%s answered a link that hides metadata", must)
+	}
+}
+
+// judgeHidden walks an answer: an asset in it (an object with a type and
+// a thumbhash) shows only the projection's keys, and no object has
+// exifInfo.
+func judgeHidden(t *testing.T, at string, v any) {
+	t.Helper()
+	switch v := v.(type) {
+	case map[string]any:
+		assert.NotContains(t, v, "exifInfo", at)
+		_, typed := v["type"]
+		_, hashed := v["thumbhash"]
+		if typed && hashed {
+			assert.Subset(t, keys(sanitizedKeys), slices.Collect(maps.Keys(v)), "%s: an asset shows more than its projection", at)
+		}
+		for _, x := range v {
+			judgeHidden(t, at, x)
+		}
+	case []any:
+		for _, x := range v {
+			judgeHidden(t, at, x)
+		}
+	}
+}
