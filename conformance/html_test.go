@@ -233,3 +233,21 @@ func TestHTMLEscapes(t *testing.T) {
 	assert.Empty(t, findAll(doc, func(n *html.Node) bool { return n.Data == "script" || n.Data == "img" }))
 	assert.Contains(t, text(doc), hostile)
 }
+
+// TestExchangesAreKeptForTheHTMLReportAlone: a run that writes no html
+// report keeps no step's requests (showing a body costs more than judging
+// it); TestHTMLReport shows them kept for one.
+func TestExchangesAreKeptForTheHTMLReportAlone(t *testing.T) {
+	t.Parallel()
+	res, err := conformance.Run(t.Context(), conformance.Config{
+		Target: startReportTarget(t), APIKey: apiKey, Features: reportFeatures,
+	})
+	require.NoError(t, err)
+	require.NotEmpty(t, res.Scenarios)
+	for _, s := range res.Scenarios {
+		for _, st := range s.Steps {
+			assert.Empty(t, st.Exchanges, "%s: %s", s.Name, st.Text)
+			assert.Zero(t, st.MoreExchanges, "%s: %s", s.Name, st.Text)
+		}
+	}
+}

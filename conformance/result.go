@@ -132,7 +132,8 @@ type StepResult struct {
 	Error         string
 	Duration      time.Duration
 	// Exchanges are the requests the step sent and their answers, at most
-	// maxExchangesPerStep; MoreExchanges counts those left out.
+	// maxExchangesPerStep, kept when the run writes an html report, which
+	// shows them; MoreExchanges counts those left out.
 	Exchanges     []Exchange
 	MoreExchanges int
 }
@@ -146,6 +147,9 @@ type recorder struct {
 	catalog  *catalog
 	coverage *spec.Coverage
 	consoles []console
+	// exchanges says whether steps keep their requests (for the html
+	// report): showing a body costs more than judging it.
+	exchanges bool
 
 	mu         sync.Mutex
 	results    []*ScenarioResult
@@ -237,7 +241,9 @@ func (rec *recorder) register(sc *godog.ScenarioContext, registerSteps func(*god
 		if rec.coverage != nil && e.Status != 0 {
 			rec.coverage.Add(e.Method, e.Path, e.Status, e.ResponseHeader, e.ResponseBody)
 		}
-		exchanges.add(e)
+		if rec.exchanges {
+			exchanges.add(e)
+		}
 		rec.answered(res, e)
 	})
 	sc.StepContext().After(func(ctx context.Context, st *godog.Step, status godog.StepResultStatus, err error) (context.Context, error) {

@@ -192,6 +192,7 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 	}
 	consoles, onOutput := p.consoles(reports)
 	rec := newRecorder(p.cat, p.validator.NewCoverage(), consoles)
+	rec.exchanges = slices.ContainsFunc(p.cfg.Formats, func(f Format) bool { return f.Name == "html" })
 	rec.refuses = func(ctx context.Context) bool { return refusesConnections(ctx, p.cfg) }
 	var waits settleWaits
 	start := time.Now()
