@@ -103,6 +103,15 @@ func (s *scenario) makeNewUser(ctx context.Context) (*user, error) {
 	return u, err
 }
 
+// newUserAccount is the new user's account, as they read it now.
+func (s *scenario) newUserAccount(ctx context.Context) (*accountSeen, error) {
+	u, err := s.theNewUser()
+	if err != nil {
+		return nil, err
+	}
+	return s.accountOf(ctx, credentials{apiKey: u.apiKey})
+}
+
 // accountOf reads the user of creds as they see themselves.
 func (s *scenario) accountOf(ctx context.Context, creds credentials) (*accountSeen, error) {
 	var me accountSeen

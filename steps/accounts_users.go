@@ -226,11 +226,7 @@ func (s *scenario) changeEmailTo(ctx context.Context, email string) error {
 // seeThemselvesUnchanged judges that the new user sees themselves as when
 // they were made.
 func (s *scenario) seeThemselvesUnchanged(ctx context.Context) error {
-	u, err := s.theNewUser()
-	if err != nil {
-		return err
-	}
-	me, err := s.accountOf(ctx, credentials{apiKey: u.apiKey})
+	me, err := s.newUserAccount(ctx)
 	if err != nil {
 		return err
 	}
@@ -451,11 +447,7 @@ func (s *scenario) removeProfilePicture(ctx context.Context) error {
 // haveNoProfileImage judges that the new user's account names no profile
 // image.
 func (s *scenario) haveNoProfileImage(ctx context.Context) error {
-	u, err := s.theNewUser()
-	if err != nil {
-		return err
-	}
-	me, err := s.accountOf(ctx, credentials{apiKey: u.apiKey})
+	me, err := s.newUserAccount(ctx)
 	if err != nil {
 		return err
 	}

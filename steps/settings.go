@@ -124,6 +124,15 @@ func (s *scenario) adminCreds(ctx context.Context) (credentials, error) {
 	return s.admin(ctx)
 }
 
+// settingsAsAdmin reads the server's settings as an admin.
+func (s *scenario) settingsAsAdmin(ctx context.Context) (settings, error) {
+	admin, err := s.adminCreds(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return s.readSettings(ctx, "/system-config", admin)
+}
+
 // readSettings reads the server's settings with creds.
 func (s *scenario) readSettings(ctx context.Context, path string, creds credentials) (settings, error) {
 	resp, err := s.cfg.send(ctx, apiRequest{method: http.MethodGet, path: path, creds: creds})
@@ -164,11 +173,7 @@ func (s *scenario) webAppAsks(ctx context.Context) error {
 // toldAgreesWithSettings judges what the web app was told against the
 // settings an admin reads.
 func (s *scenario) toldAgreesWithSettings(ctx context.Context) error {
-	admin, err := s.adminCreds(ctx)
-	if err != nil {
-		return err
-	}
-	c, err := s.readSettings(ctx, "/system-config", admin)
+	c, err := s.settingsAsAdmin(ctx)
 	if err != nil {
 		return err
 	}
@@ -432,11 +437,7 @@ func (s *scenario) answerHoldsChange() error {
 
 // settingsHoldChange reads the settings again and judges them.
 func (s *scenario) settingsHoldChange(ctx context.Context) error {
-	admin, err := s.adminCreds(ctx)
-	if err != nil {
-		return err
-	}
-	c, err := s.readSettings(ctx, "/system-config", admin)
+	c, err := s.settingsAsAdmin(ctx)
 	if err != nil {
 		return err
 	}
@@ -476,11 +477,7 @@ func (s *scenario) adminSetsCRF(ctx context.Context, crf int) error {
 
 // crfAsItWas reads the settings again and judges the quality of converted videos.
 func (s *scenario) crfAsItWas(ctx context.Context) error {
-	admin, err := s.adminCreds(ctx)
-	if err != nil {
-		return err
-	}
-	c, err := s.readSettings(ctx, "/system-config", admin)
+	c, err := s.settingsAsAdmin(ctx)
 	if err != nil {
 		return err
 	}
@@ -509,11 +506,7 @@ func (s *scenario) adminReadsDefaults(ctx context.Context) error {
 // defaultsHoldEverySetting judges the defaults against the settings: the
 // same sections and settings, each of the same kind.
 func (s *scenario) defaultsHoldEverySetting(ctx context.Context) error {
-	admin, err := s.adminCreds(ctx)
-	if err != nil {
-		return err
-	}
-	c, err := s.readSettings(ctx, "/system-config", admin)
+	c, err := s.settingsAsAdmin(ctx)
 	if err != nil {
 		return err
 	}
