@@ -269,12 +269,16 @@ func plan(ctx context.Context, cfg Config, selection *TagExpr) (*runPlan, error)
 	if _, selected := godogFilter(selection, cat); selected == 0 {
 		return nil, &ConfigError{fmt.Sprintf("the tags %q select no scenario", cfg.Tags)}
 	}
-	// The scenarios that may kill a server run after all the others, one
-	// at a time: a server that dies on one takes no other scenario with it,
-	// and which one it died on is known.
+	// The scenarios that change or judge what every user sees run after
+	// the others, one at a time: none reads what another is changing. Those
+	// that may kill a server run last, one at a time: a server that dies on
+	// one takes no other scenario with it, and which one it died on is known.
 	robust := &TagExpr{root: tagLiteral(steps.TagRobustness)}
+	serial := &TagExpr{root: tagLiteral(steps.TagSerial)}
+	notRobust := &TagExpr{root: &tagNot{operand: robust.root}}
 	p.batches = []batch{
-		{selection: selection.and(&TagExpr{root: &tagNot{operand: robust.root}}), concurrency: cfg.Concurrency},
+		{selection: selection.and(notRobust).and(&TagExpr{root: &tagNot{operand: serial.root}}), concurrency: cfg.Concurrency},
+		{selection: selection.and(notRobust).and(serial), concurrency: 1},
 		{selection: selection.and(robust), concurrency: 1},
 	}
 	facts, err := preflight(ctx, cfg)

@@ -1,4 +1,4 @@
-@settings
+@settings @serial
 Feature: The server and its settings
   Before it shows a page, the web app asks the server, without credentials, how it is set up, what
   it offers and how it looks; a signed-in user sees how full the server's disk is. An admin reads

@@ -36,6 +36,10 @@ const (
 	// TagRobustness marks the scenarios that send what may kill a server:
 	// the runner runs them last, one at a time.
 	TagRobustness = "@robustness"
+	// TagSerial marks the scenarios that change what every user sees (the
+	// server's settings) or judge it: the runner runs them after the
+	// others, one at a time, so that none reads what another is changing.
+	TagSerial = "@serial"
 )
 
 // DefaultChecksumHeader is the header that announces a file's SHA-1.
