@@ -9,6 +9,7 @@ import (
 	_ "embed" // openapi.yaml
 	"encoding/json"
 	"fmt"
+	"sync"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -22,13 +23,17 @@ func YAML() []byte { return bytes.Clone(document) }
 // JSON returns the project's OpenAPI document converted to JSON, keys in the
 // order of the YAML. It panics if the embedded document is not valid YAML,
 // which the package's tests rule out.
-func JSON() []byte {
+func JSON() []byte { return bytes.Clone(documentJSON()) }
+
+// documentJSON converts the embedded document once per process: every mock
+// a process starts serves it, and converting it costs more than starting one.
+var documentJSON = sync.OnceValue(func() []byte {
 	b, err := yamlToJSON(document)
 	if err != nil {
 		panic(fmt.Sprintf("openapi: embedded openapi.yaml: %v", err))
 	}
 	return b
-}
+})
 
 // yamlToJSON converts a YAML document to JSON, keeping the order of mapping
 // keys (a map round trip would sort them).
