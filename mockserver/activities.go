@@ -67,22 +67,18 @@ func (s *server) activities(c *call) error {
 	if kind, ok := b.String("type"); ok {
 		f.IsLiked = new(kind == model.ActivityLike)
 	}
-	var out []model.Activity
-	err = s.read(func(v *store.View) error {
+	out, err := store.Query(s.store, func(v *store.View) ([]model.Activity, error) {
 		found, err := v.Activities(c.p(), f)
 		if err != nil {
-			return err
+			return nil, err
 		}
-		out = make([]model.Activity, 0, len(found))
+		out := make([]model.Activity, 0, len(found))
 		for _, a := range found {
 			out = append(out, activityAnswer(v, a))
 		}
-		return nil
+		return out, nil
 	})
-	if err != nil {
-		return err
-	}
-	return c.json(http.StatusOK, out)
+	return answer(c, http.StatusOK, out, err)
 }
 
 // activityStatistics is GET /api/activities/statistics?albumId&assetId:
@@ -92,11 +88,8 @@ func (s *server) activityStatistics(c *call) error {
 	if err != nil {
 		return err
 	}
-	var n int
-	err = s.read(func(v *store.View) error {
-		var err error
-		n, err = v.ActivityComments(c.p(), *optionalID(b, "albumId"), optionalID(b, "assetId"))
-		return err
+	n, err := store.Query(s.store, func(v *store.View) (int, error) {
+		return v.ActivityComments(c.p(), *optionalID(b, "albumId"), optionalID(b, "assetId"))
 	})
 	if err != nil {
 		return err
@@ -110,23 +103,18 @@ func (s *server) createActivity(c *call, b dto.Body) error {
 	kind, _ := b.String("type")
 	na := store.NewActivity{AlbumID: *optionalID(b, "albumId"), AssetID: optionalID(b, "assetId"), Like: kind == model.ActivityLike}
 	na.Comment, _ = b.String("comment")
-	var out model.Activity
-	var duplicate bool
-	err := s.store.Write(func(tx *store.Tx) error {
-		a, dup, err := tx.AddActivity(c.p().User.ID, na)
+	status := http.StatusCreated
+	out, err := store.Update(s.store, func(tx *store.Tx) (model.Activity, error) {
+		a, duplicate, err := tx.AddActivity(c.p().User.ID, na)
 		if err != nil {
-			return err
+			return model.Activity{}, err
 		}
-		out, duplicate = activityAnswer(&tx.View, a), dup
-		return nil
+		if duplicate {
+			status = http.StatusOK
+		}
+		return activityAnswer(&tx.View, a), nil
 	})
-	if err != nil {
-		return err
-	}
-	if duplicate {
-		return c.json(http.StatusOK, out)
-	}
-	return c.json(http.StatusCreated, out)
+	return answer(c, status, out, err)
 }
 
 // deleteActivity is DELETE /api/activities/{id}: its author or the

@@ -62,19 +62,14 @@ func (s *server) createAlbum(c *call, b dto.Body) error {
 		role, _ := u.String("role")
 		na.Users = append(na.Users, model.AlbumUserRecord{UserID: strings.ToLower(id), Role: role})
 	}
-	var out model.Album
-	err := s.store.Write(func(tx *store.Tx) error {
+	out, err := store.Update(s.store, func(tx *store.Tx) (model.Album, error) {
 		al, err := tx.CreateAlbum(c.p().User.ID, na)
 		if err != nil {
-			return err
+			return model.Album{}, err
 		}
-		out = albumAnswer(&tx.View, al, albumMade())
-		return nil
+		return albumAnswer(&tx.View, al, albumMade()), nil
 	})
-	if err != nil {
-		return err
-	}
-	return c.json(http.StatusCreated, out)
+	return answer(c, http.StatusCreated, out, err)
 }
 
 // albumShows is what an album shows: everything but the credentials, and
@@ -121,14 +116,8 @@ func (s *server) album(c *call) error {
 // addAlbumAssets is PUT /api/albums/{id}/assets.
 func (s *server) addAlbumAssets(c *call, b dto.Body) error {
 	ids := lower(b.Strings("ids"))
-	var out []model.BulkIDResult
-	err := s.store.Write(func(tx *store.Tx) error {
-		var err error
-		out, err = tx.AddAlbumAssets(c.p(), c.id, ids)
-		return err
+	out, err := store.Update(s.store, func(tx *store.Tx) ([]model.BulkIDResult, error) {
+		return tx.AddAlbumAssets(c.p(), c.id, ids)
 	})
-	if err != nil {
-		return err
-	}
-	return c.json(http.StatusOK, out)
+	return answer(c, http.StatusOK, out, err)
 }

@@ -74,23 +74,17 @@ func bulkCheckItems(data []byte) ([]store.BulkCheckItem, error) {
 // real isFavorite for its owner; sanitized through a link that hides
 // metadata.
 func (s *server) asset(c *call) error {
-	var out any
-	err := s.read(func(v *store.View) error {
+	out, err := store.Query(s.store, func(v *store.View) (any, error) {
 		a := v.ReadableAsset(c.p(), c.id)
 		if a == nil {
-			return store.Fail(store.NoAccess, "Not found or no asset.read access")
+			return nil, store.Fail(store.NoAccess, "Not found or no asset.read access")
 		}
 		if c.aud.hidesMetadata() {
-			out = sanitizedAsset(a)
-		} else {
-			out = assetAnswer(v, a, c.aud.assetRead(a))
+			return sanitizedAsset(a), nil
 		}
-		return nil
+		return assetAnswer(v, a, c.aud.assetRead(a)), nil
 	})
-	if err != nil {
-		return err
-	}
-	return c.json(http.StatusOK, out)
+	return answer(c, http.StatusOK, out, err)
 }
 
 // assetStatistics is GET /api/asset/statistics: how many images and

@@ -152,19 +152,14 @@ func (s *server) controlCreateUser(c *call) error {
 	if err := pr.err(); err != nil {
 		return err
 	}
-	var out response
-	err := s.store.Write(func(tx *store.Tx) error {
+	out, err := store.Update(s.store, func(tx *store.Tx) (response, error) {
 		u, err := tx.AddUser(req.Name, req.Email, req.QuotaSizeInBytes)
 		if err != nil {
-			return err
+			return response{}, err
 		}
-		out = response{User: userAnswer(u), APIKey: u.APIKey}
-		return nil
+		return response{User: userAnswer(u), APIKey: u.APIKey}, nil
 	})
-	if err != nil {
-		return err
-	}
-	return c.json(http.StatusCreated, out)
+	return answer(c, http.StatusCreated, out, err)
 }
 
 // linkRequest is what POST /__mock/shared-links asks for.
@@ -211,34 +206,29 @@ func (s *server) controlCreateLink(c *call) error {
 		Description:   req.Description,
 		ExpiresAt:     req.ExpiresAt,
 	}
-	var out model.SharedLink
-	err := s.store.Write(func(tx *store.Tx) error {
+	out, err := store.Update(s.store, func(tx *store.Tx) (model.SharedLink, error) {
 		ids := lower(req.AssetIDs)
 		if req.Type == model.LinkIndividual {
 			nl.AssetIDs = ids
 		} else {
 			for _, id := range ids {
 				if a := tx.Asset(id); a == nil || a.OwnerID != owner {
-					return store.Fail(store.NoAccess, "Not found or no asset.share access")
+					return model.SharedLink{}, store.Fail(store.NoAccess, "Not found or no asset.share access")
 				}
 			}
 			al, err := tx.CreateAlbum(owner, store.NewAlbum{Name: orDefault(req.AlbumName, "Untitled"), AssetIDs: ids})
 			if err != nil {
-				return err
+				return model.SharedLink{}, err
 			}
 			nl.AlbumID = &al.ID
 		}
 		l, err := tx.CreateLink(owner, nl)
 		if err != nil {
-			return err
+			return model.SharedLink{}, err
 		}
-		out = linkAnswer(&tx.View, l, c.aud.linkListed(l))
-		return nil
+		return linkAnswer(&tx.View, l, c.aud.linkListed(l)), nil
 	})
-	if err != nil {
-		return err
-	}
-	return c.json(http.StatusCreated, out)
+	return answer(c, http.StatusCreated, out, err)
 }
 
 // orDefault is *p, or def when p is nil.

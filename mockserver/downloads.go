@@ -69,11 +69,7 @@ func (s *server) downloadInfo(c *call, b dto.Body) error {
 		id = strings.ToLower(id)
 		r.UserID = &id
 	}
-	var plan store.DownloadPlan
-	err := s.read(func(v *store.View) (err error) {
-		plan, err = v.DownloadInfo(c.p(), r)
-		return err
-	})
+	plan, err := store.Query(s.store, func(v *store.View) (store.DownloadPlan, error) { return v.DownloadInfo(c.p(), r) })
 	if err != nil {
 		return err
 	}
@@ -176,11 +172,7 @@ func (s *server) open(ctx context.Context, o original, wait time.Duration) (io.R
 // has it, a POST too, as Express answers. A range past the file is a JSON
 // 416 (the reference answers 500 Failed to download file).
 func (s *server) downloadAsset(c *call) error {
-	var a *model.AssetRecord
-	err := s.read(func(v *store.View) (err error) {
-		a, err = v.DownloadableOriginal(c.p(), c.id)
-		return err
-	})
+	a, err := store.Query(s.store, func(v *store.View) (*model.AssetRecord, error) { return v.DownloadableOriginal(c.p(), c.id) })
 	if err != nil {
 		return err
 	}
@@ -284,10 +276,8 @@ type archiveEntry struct {
 // directory's few dozen bytes a file. As on the reference,
 // application/octet-stream, chunked, no Content-Disposition.
 func (s *server) downloadArchive(c *call, b dto.Body) error {
-	var assets []*model.AssetRecord
-	err := s.read(func(v *store.View) (err error) {
-		assets, err = v.DownloadableAssets(c.p(), lowerIDs(b.Strings("assetIds")))
-		return err
+	assets, err := store.Query(s.store, func(v *store.View) ([]*model.AssetRecord, error) {
+		return v.DownloadableAssets(c.p(), lowerIDs(b.Strings("assetIds")))
 	})
 	if err != nil {
 		return err

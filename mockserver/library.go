@@ -48,19 +48,14 @@ func (s *server) updateAlbum(c *call, b dto.Body) error {
 // writeAlbum runs a write that answers an album, and answers it without
 // its assets.
 func (s *server) writeAlbum(c *call, f func(tx *store.Tx) (*model.AlbumRecord, error)) error {
-	var out model.Album
-	err := s.store.Write(func(tx *store.Tx) error {
+	out, err := store.Update(s.store, func(tx *store.Tx) (model.Album, error) {
 		al, err := f(tx)
 		if err != nil {
-			return err
+			return model.Album{}, err
 		}
-		out = albumAnswer(&tx.View, al, albumLook{})
-		return nil
+		return albumAnswer(&tx.View, al, albumLook{}), nil
 	})
-	if err != nil {
-		return err
-	}
-	return c.json(http.StatusOK, out)
+	return answer(c, http.StatusOK, out, err)
 }
 
 // deleteAlbum is DELETE /api/albums/{id}: 200 with no body, as the
@@ -83,16 +78,10 @@ func emptyOK(c *call) error {
 // removeAlbumAssets is DELETE /api/albums/{id}/assets.
 func (s *server) removeAlbumAssets(c *call, b dto.Body) error {
 	ids := lower(b.Strings("ids"))
-	var out []model.BulkIDResult
-	err := s.store.Write(func(tx *store.Tx) error {
-		var err error
-		out, err = tx.RemoveAlbumAssets(c.p(), c.id, ids)
-		return err
+	out, err := store.Update(s.store, func(tx *store.Tx) ([]model.BulkIDResult, error) {
+		return tx.RemoveAlbumAssets(c.p(), c.id, ids)
 	})
-	if err != nil {
-		return err
-	}
-	return c.json(http.StatusOK, out)
+	return answer(c, http.StatusOK, out, err)
 }
 
 // addAlbumUsers is PUT /api/albums/{id}/users.
@@ -198,16 +187,14 @@ func place(lat, lon float64) (city, state, country *string) {
 // owner reads it, without its stack.
 func (s *server) updateAsset(c *call, b dto.Body) error {
 	p := assetPatchOf(b)
-	var out model.Asset
-	err := s.store.Write(func(tx *store.Tx) error {
+	out, err := store.Update(s.store, func(tx *store.Tx) (model.Asset, error) {
 		a, err := tx.UpdateAsset(c.p().User.ID, c.id, p)
 		if err != nil {
-			return err
+			return model.Asset{}, err
 		}
 		look := c.aud.assetRead(a)
 		look.stack = false
-		out = assetAnswer(&tx.View, a, look)
-		return nil
+		return assetAnswer(&tx.View, a, look), nil
 	})
 	if err != nil {
 		return err
@@ -248,11 +235,8 @@ func (s *server) updateStackParent(c *call, b dto.Body) error {
 func (s *server) deleteAssets(c *call, b dto.Body) error {
 	ids := lower(b.Strings("ids"))
 	force, _ := b.Bool("force")
-	var gone []string
-	err := s.store.Write(func(tx *store.Tx) error {
-		var err error
-		gone, err = tx.DeleteAssets(c.p().User.ID, ids, force)
-		return err
+	gone, err := store.Update(s.store, func(tx *store.Tx) ([]string, error) {
+		return tx.DeleteAssets(c.p().User.ID, ids, force)
 	})
 	if err != nil {
 		return err
@@ -280,11 +264,8 @@ func (s *server) restoreTrash(all bool) operation {
 			ids = lower(b.Strings("ids"))
 			done()
 		}
-		var restored []string
-		err := s.store.Write(func(tx *store.Tx) error {
-			var err error
-			restored, err = tx.RestoreAssets(c.p().User.ID, ids, all)
-			return err
+		restored, err := store.Update(s.store, func(tx *store.Tx) ([]string, error) {
+			return tx.RestoreAssets(c.p().User.ID, ids, all)
 		})
 		if err != nil {
 			return err
@@ -299,11 +280,8 @@ func (s *server) restoreTrash(all bool) operation {
 // emptyTrash is POST /api/trash/empty: everything in the trash, deleted
 // for good; 204.
 func (s *server) emptyTrash(c *call) error {
-	var gone []string
-	err := s.store.Write(func(tx *store.Tx) error {
-		var err error
-		gone, err = tx.EmptyTrash(c.p().User.ID)
-		return err
+	gone, err := store.Update(s.store, func(tx *store.Tx) ([]string, error) {
+		return tx.EmptyTrash(c.p().User.ID)
 	})
 	if err != nil {
 		return err
@@ -398,38 +376,28 @@ func (s *server) partners(c *call) error {
 // createPartner is POST /api/partners/{id}: the caller shares their
 // library with the user of that id.
 func (s *server) createPartner(c *call) error {
-	var out model.Partner
-	err := s.store.Write(func(tx *store.Tx) error {
+	out, err := store.Update(s.store, func(tx *store.Tx) (model.Partner, error) {
 		p, err := tx.AddPartner(c.p().User.ID, c.id)
 		if err != nil {
-			return err
+			return model.Partner{}, err
 		}
-		out = model.Partner{User: userAnswer(tx.User(p.SharedWithID)), InTimeline: p.InTimeline}
-		return nil
+		return model.Partner{User: userAnswer(tx.User(p.SharedWithID)), InTimeline: p.InTimeline}, nil
 	})
-	if err != nil {
-		return err
-	}
-	return c.json(http.StatusCreated, out)
+	return answer(c, http.StatusCreated, out, err)
 }
 
 // updatePartner is PUT /api/partners/{id}: whether the library the user of
 // that id shares with the caller shows in the caller's timeline.
 func (s *server) updatePartner(c *call, b dto.Body) error {
 	in, _ := b.Bool("inTimeline")
-	var out model.Partner
-	err := s.store.Write(func(tx *store.Tx) error {
+	out, err := store.Update(s.store, func(tx *store.Tx) (model.Partner, error) {
 		p, err := tx.SetPartnerInTimeline(c.id, c.p().User.ID, in)
 		if err != nil {
-			return err
+			return model.Partner{}, err
 		}
-		out = model.Partner{User: userAnswer(tx.User(p.SharedByID)), InTimeline: p.InTimeline}
-		return nil
+		return model.Partner{User: userAnswer(tx.User(p.SharedByID)), InTimeline: p.InTimeline}, nil
 	})
-	if err != nil {
-		return err
-	}
-	return c.json(http.StatusOK, out)
+	return answer(c, http.StatusOK, out, err)
 }
 
 // removePartner is DELETE /api/partners/{id}: the caller stops sharing.
@@ -467,23 +435,18 @@ func (s *server) createPerson(c *call, b dto.Body) error {
 		UpdatedAt     model.Time  `json:"updatedAt"`
 		ThumbnailPath string      `json:"thumbnailPath"`
 	}
-	var out saved
-	err := s.store.Write(func(tx *store.Tx) error {
+	out, err := store.Update(s.store, func(tx *store.Tx) (saved, error) {
 		p, err := tx.AddPerson(c.p().User.ID, np)
 		if err != nil {
-			return err
+			return saved{}, err
 		}
 		now := tx.Now()
-		out = saved{
+		return saved{
 			OwnerID: p.OwnerID, Name: p.Name, BirthDate: born, IsHidden: p.IsHidden,
 			ID: p.ID, CreatedAt: model.At(now), UpdatedAt: model.At(now), ThumbnailPath: p.ThumbnailPath,
-		}
-		return nil
+		}, nil
 	})
-	if err != nil {
-		return err
-	}
-	return c.json(http.StatusCreated, out)
+	return answer(c, http.StatusCreated, out, err)
 }
 
 // personAnswer is a person without faces, as PersonResponseDto shows one.

@@ -172,9 +172,11 @@ func bodyError(err error) error {
 	return fmt.Errorf("reading a body: %w", err)
 }
 
-// read runs f with the store as it is.
-func (s *server) read(f func(v *store.View) error) error {
-	var err error
-	s.store.Read(func(v *store.View) { err = f(v) })
-	return err
+// answer answers v with status, or returns err: the end of a handler that
+// reads or writes its answer in one step of the store.
+func answer(c *call, status int, v any, err error) error {
+	if err != nil {
+		return err
+	}
+	return c.json(status, v)
 }

@@ -84,19 +84,14 @@ func (s *server) people(c *call) error {
 
 // person is GET /api/people/{id}.
 func (s *server) person(c *call) error {
-	var out any
-	err := s.read(func(v *store.View) error {
+	out, err := store.Query(s.store, func(v *store.View) (any, error) {
 		p, err := v.OwnPerson(c.p().User.ID, c.id, "read")
 		if err != nil {
-			return err
+			return nil, err
 		}
-		out = personRecordAnswer(p)
-		return nil
+		return personRecordAnswer(p), nil
 	})
-	if err != nil {
-		return err
-	}
-	return c.json(http.StatusOK, out)
+	return answer(c, http.StatusOK, out, err)
 }
 
 // personPatchOf reads what an update changes of a person.
@@ -121,19 +116,14 @@ func personPatchOf(b dto.Body) store.PersonPatch {
 
 // updatePerson is PUT /api/people/{id}.
 func (s *server) updatePerson(c *call, b dto.Body) error {
-	var out any
-	err := s.store.Write(func(tx *store.Tx) error {
+	out, err := store.Update(s.store, func(tx *store.Tx) (any, error) {
 		p, err := tx.UpdatePerson(c.p().User.ID, c.id, personPatchOf(b))
 		if err != nil {
-			return err
+			return nil, err
 		}
-		out = personRecordAnswer(p)
-		return nil
+		return personRecordAnswer(p), nil
 	})
-	if err != nil {
-		return err
-	}
-	return c.json(http.StatusOK, out)
+	return answer(c, http.StatusOK, out, err)
 }
 
 // updatePeople is PUT /api/people: each person changed on its own, with
@@ -164,14 +154,12 @@ func (s *server) updatePeople(c *call, b dto.Body) error {
 // personStatistics is GET /api/people/{id}/statistics: how many assets
 // the person is seen in.
 func (s *server) personStatistics(c *call) error {
-	var n int
-	err := s.read(func(v *store.View) error {
+	n, err := store.Query(s.store, func(v *store.View) (int, error) {
 		p, err := v.OwnPerson(c.p().User.ID, c.id, "read")
 		if err != nil {
-			return err
+			return 0, err
 		}
-		n = v.PersonAssetCount(p)
-		return nil
+		return v.PersonAssetCount(p), nil
 	})
 	if err != nil {
 		return err
@@ -182,24 +170,20 @@ func (s *server) personStatistics(c *call) error {
 // personAssets is GET /api/people/{id}/assets: the assets the person is
 // seen in, the newest first, with their metadata and people.
 func (s *server) personAssets(c *call) error {
-	var out []model.Asset
-	err := s.read(func(v *store.View) error {
+	out, err := store.Query(s.store, func(v *store.View) ([]model.Asset, error) {
 		p, err := v.OwnPerson(c.p().User.ID, c.id, "read")
 		if err != nil {
-			return err
+			return nil, err
 		}
 		assets := v.PersonAssets(p)
-		out = make([]model.Asset, 0, len(assets))
+		out := make([]model.Asset, 0, len(assets))
 		look := assetLook{exif: true, people: true, favoriteOf: c.p().User.ID}
 		for _, a := range assets {
 			out = append(out, assetAnswer(v, a, look))
 		}
-		return nil
+		return out, nil
 	})
-	if err != nil {
-		return err
-	}
-	return c.json(http.StatusOK, out)
+	return answer(c, http.StatusOK, out, err)
 }
 
 // errNoThumbnail is the reference's answer for a person without a
@@ -210,14 +194,12 @@ var errNoThumbnail = &apiError{status: http.StatusNotFound, message: "Not Found"
 // person, painted from their id, as image/jpeg; a person without a
 // thumbnail (one made through the API) has none.
 func (s *server) personThumbnail(c *call) error {
-	var p model.PersonRecord
-	err := s.read(func(v *store.View) error {
+	p, err := store.Query(s.store, func(v *store.View) (model.PersonRecord, error) {
 		found, err := v.OwnPerson(c.p().User.ID, c.id, "read")
 		if err != nil {
-			return err
+			return model.PersonRecord{}, err
 		}
-		p = *found
-		return nil
+		return *found, nil
 	})
 	if err != nil {
 		return err

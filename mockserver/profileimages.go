@@ -153,10 +153,8 @@ func (s *server) createProfileImage(c *call) error {
 	if err := s.profiles.put(key, img, s.cfg.Now()); err != nil {
 		return err
 	}
-	var old string
-	err = s.store.Write(func(tx *store.Tx) error {
-		old, err = tx.SetProfileImage(userID, key)
-		return err
+	old, err := store.Update(s.store, func(tx *store.Tx) (string, error) {
+		return tx.SetProfileImage(userID, key)
 	})
 	if err != nil {
 		s.profiles.drop(key)
@@ -322,13 +320,12 @@ func isProfileFile(name string) bool {
 
 // deleteProfileImage is DELETE /api/users/profile-image.
 func (s *server) deleteProfileImage(c *call) error {
-	var old string
-	err := s.store.Write(func(tx *store.Tx) error {
-		var err error
-		if old, err = tx.SetProfileImage(c.p().User.ID, ""); err == nil && old == "" {
+	old, err := store.Update(s.store, func(tx *store.Tx) (string, error) {
+		old, err := tx.SetProfileImage(c.p().User.ID, "")
+		if err == nil && old == "" {
 			err = store.Fail(store.Invalid, "Can't delete a missing profile Image")
 		}
-		return err
+		return old, err
 	})
 	if err != nil {
 		return err
@@ -342,14 +339,12 @@ func (s *server) deleteProfileImage(c *call) error {
 // seeded user's is a portrait the mock paints (the same for the same
 // user); a user without one gets the reference's 404.
 func (s *server) profileImage(c *call) error {
-	var u model.UserRecord
-	err := s.read(func(v *store.View) error {
+	u, err := store.Query(s.store, func(v *store.View) (model.UserRecord, error) {
 		found := v.User(c.id)
 		if found == nil {
-			return store.Fail(store.Invalid, "User not found")
+			return model.UserRecord{}, store.Fail(store.Invalid, "User not found")
 		}
-		u = *found
-		return nil
+		return *found, nil
 	})
 	if err != nil {
 		return err

@@ -104,36 +104,26 @@ func lower(ids []string) []string {
 // createSharedLink is POST /api/shared-links.
 func (s *server) createSharedLink(c *call, b dto.Body) error {
 	nl := newLinkOf(b)
-	var out model.SharedLink
-	err := s.store.Write(func(tx *store.Tx) error {
+	out, err := store.Update(s.store, func(tx *store.Tx) (model.SharedLink, error) {
 		l, err := tx.CreateLink(c.p().User.ID, nl)
 		if err != nil {
-			return err
+			return model.SharedLink{}, err
 		}
-		out = linkAnswer(&tx.View, l, c.aud.linkMade())
-		return nil
+		return linkAnswer(&tx.View, l, c.aud.linkMade()), nil
 	})
-	if err != nil {
-		return err
-	}
-	return c.json(http.StatusCreated, out)
+	return answer(c, http.StatusCreated, out, err)
 }
 
 // sharedLink is GET /api/shared-links/{id}.
 func (s *server) sharedLink(c *call) error {
-	var out model.SharedLink
-	err := s.read(func(v *store.View) error {
+	out, err := store.Query(s.store, func(v *store.View) (model.SharedLink, error) {
 		l, err := v.OwnLink(c.p().User.ID, c.id)
 		if err != nil {
-			return err
+			return model.SharedLink{}, err
 		}
-		out = linkAnswer(v, l, c.aud.linkRead())
-		return nil
+		return linkAnswer(v, l, c.aud.linkRead()), nil
 	})
-	if err != nil {
-		return err
-	}
-	return c.json(http.StatusOK, out)
+	return answer(c, http.StatusOK, out, err)
 }
 
 // updateSharedLink is PATCH /api/shared-links/{id}. Absent members keep
@@ -173,19 +163,14 @@ func (s *server) updateSharedLink(c *call, b dto.Body) error {
 	if change, _ := b.Bool("changeExpiryTime"); change && (lp.ExpiresAt == nil || *lp.ExpiresAt == nil) {
 		lp.ExpiresAt = new((*model.Time)(nil))
 	}
-	var out model.SharedLink
-	err := s.store.Write(func(tx *store.Tx) error {
+	out, err := store.Update(s.store, func(tx *store.Tx) (model.SharedLink, error) {
 		l, err := tx.UpdateLink(c.p().User.ID, c.id, lp)
 		if err != nil {
-			return err
+			return model.SharedLink{}, err
 		}
-		out = linkAnswer(&tx.View, l, c.aud.linkMade())
-		return nil
+		return linkAnswer(&tx.View, l, c.aud.linkMade()), nil
 	})
-	if err != nil {
-		return err
-	}
-	return c.json(http.StatusOK, out)
+	return answer(c, http.StatusOK, out, err)
 }
 
 // removeSharedLink is DELETE /api/shared-links/{id}: 200 with an empty
@@ -204,16 +189,10 @@ func (s *server) removeSharedLink(c *call) error {
 func (s *server) sharedLinkAssets(add bool) func(c *call, b dto.Body) error {
 	return func(c *call, b dto.Body) error {
 		ids := lower(b.Strings("assetIds"))
-		var out []model.AssetIDResult
-		err := s.store.Write(func(tx *store.Tx) error {
-			var err error
-			out, err = tx.ChangeLinkAssets(c.p(), c.id, ids, add)
-			return err
+		out, err := store.Update(s.store, func(tx *store.Tx) ([]model.AssetIDResult, error) {
+			return tx.ChangeLinkAssets(c.p(), c.id, ids, add)
 		})
-		if err != nil {
-			return err
-		}
-		return c.json(http.StatusOK, out)
+		return answer(c, http.StatusOK, out, err)
 	}
 }
 
@@ -231,12 +210,11 @@ func (s *server) mySharedLink(c *call) error {
 		password = &vs[0]
 	}
 	tokens := credentialsOf(c.r).LinkTokens
-	var out any
 	var token string
-	err := s.read(func(v *store.View) error {
+	out, err := store.Query(s.store, func(v *store.View) (any, error) {
 		l, t, err := v.OpenLink(c.p(), password, tokens)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		token = t
 		link := linkAnswer(v, l, c.aud.linkOpened())
@@ -246,13 +224,11 @@ func (s *server) mySharedLink(c *call) error {
 		}
 		switch {
 		case !l.ShowMetadata:
-			out = model.SanitizedSharedLink{SharedLink: link, Assets: sanitizedAll(linkAssets(v, l, model.OldestFirst)), Token: tp}
+			return model.SanitizedSharedLink{SharedLink: link, Assets: sanitizedAll(linkAssets(v, l, model.OldestFirst)), Token: tp}, nil
 		case tp != nil:
-			out = model.SharedLinkWithToken{SharedLink: link, Token: token}
-		default:
-			out = link
+			return model.SharedLinkWithToken{SharedLink: link, Token: token}, nil
 		}
-		return nil
+		return link, nil
 	})
 	if err != nil {
 		return err

@@ -91,10 +91,8 @@ func (s *server) upload(c *call) error {
 		return err
 	}
 	asset, live := up.records(p.User.ID)
-	var res store.Upload
-	err = s.store.Write(func(tx *store.Tx) error {
-		res, err = tx.AddUpload(p.User.ID, asset, live)
-		return err
+	res, err := store.Update(s.store, func(tx *store.Tx) (store.Upload, error) {
+		return tx.AddUpload(p.User.ID, asset, live)
 	})
 	if err != nil {
 		return err

@@ -106,19 +106,14 @@ func (s *server) signUpAdmin(c *call, b dto.Body) error {
 // writeUserAdmin runs a write that answers a user, and answers them as
 // admins see users.
 func (s *server) writeUserAdmin(c *call, status int, f func(tx *store.Tx) (*model.UserRecord, error)) error {
-	var out model.UserAdmin
-	err := s.store.Write(func(tx *store.Tx) error {
+	out, err := store.Update(s.store, func(tx *store.Tx) (model.UserAdmin, error) {
 		u, err := f(tx)
 		if err != nil {
-			return err
+			return model.UserAdmin{}, err
 		}
-		out = userAdminAnswer(&tx.View, u)
-		return nil
+		return userAdminAnswer(&tx.View, u), nil
 	})
-	if err != nil {
-		return err
-	}
-	return c.json(status, out)
+	return answer(c, status, out, err)
 }
 
 // validateToken is POST /api/auth/validateToken: the credentials are good.
@@ -178,19 +173,14 @@ func (s *server) users(c *call) error {
 
 // user is GET /api/users/{id}.
 func (s *server) user(c *call) error {
-	var out model.User
-	err := s.read(func(v *store.View) error {
+	out, err := store.Query(s.store, func(v *store.View) (model.User, error) {
 		u := v.ActiveUser(c.id)
 		if u == nil {
-			return store.Fail(store.Invalid, "User not found")
+			return model.User{}, store.Fail(store.Invalid, "User not found")
 		}
-		out = userAnswer(u)
-		return nil
+		return userAnswer(u), nil
 	})
-	if err != nil {
-		return err
-	}
-	return c.json(http.StatusOK, out)
+	return answer(c, http.StatusOK, out, err)
 }
 
 // userPatchOf reads what an update of a user changes. Only an admin's
@@ -264,19 +254,14 @@ func (s *server) updateMyPreferences(c *call, b dto.Body) error {
 }
 
 func (s *server) writePreferences(c *call, userID string, p model.PreferencesRecord) error {
-	var out model.Preferences
-	err := s.store.Write(func(tx *store.Tx) error {
+	out, err := store.Update(s.store, func(tx *store.Tx) (model.Preferences, error) {
 		u, err := tx.SetPreferences(userID, p)
 		if err != nil {
-			return err
+			return model.Preferences{}, err
 		}
-		out = store.Preferences(u)
-		return nil
+		return store.Preferences(u), nil
 	})
-	if err != nil {
-		return err
-	}
-	return c.json(http.StatusOK, out)
+	return answer(c, http.StatusOK, out, err)
 }
 
 // usersAdmin is GET /api/admin/users?withDeleted.
@@ -321,19 +306,14 @@ func (s *server) createUserAdmin(c *call, b dto.Body) error {
 
 // userAdmin is GET /api/admin/users/{id}: deleted users too.
 func (s *server) userAdmin(c *call) error {
-	var out model.UserAdmin
-	err := s.read(func(v *store.View) error {
+	out, err := store.Query(s.store, func(v *store.View) (model.UserAdmin, error) {
 		u := v.User(c.id)
 		if u == nil {
-			return store.Fail(store.Invalid, "User not found")
+			return model.UserAdmin{}, store.Fail(store.Invalid, "User not found")
 		}
-		out = userAdminAnswer(v, u)
-		return nil
+		return userAdminAnswer(v, u), nil
 	})
-	if err != nil {
-		return err
-	}
-	return c.json(http.StatusOK, out)
+	return answer(c, http.StatusOK, out, err)
 }
 
 // updateUserAdmin is PUT /api/admin/users/{id}.
@@ -347,17 +327,16 @@ func (s *server) updateUserAdmin(c *call, b dto.Body) error {
 // that is theirs.
 func (s *server) deleteUserAdmin(c *call, b dto.Body) error {
 	force, _ := b.Bool("force")
-	var out model.UserAdmin
-	err := s.store.Write(func(tx *store.Tx) error {
+	out, err := store.Update(s.store, func(tx *store.Tx) (model.UserAdmin, error) {
 		u, err := tx.DeleteUser(c.id, force)
 		if err != nil {
-			return err
+			return model.UserAdmin{}, err
 		}
-		out = userAdminAnswer(&tx.View, u)
+		out := userAdminAnswer(&tx.View, u)
 		if force {
 			out.Status, out.QuotaUsageInBytes = store.StatusRemoving, new(int64(0))
 		}
-		return nil
+		return out, nil
 	})
 	if err != nil {
 		return err
@@ -379,19 +358,14 @@ func (s *server) restoreUserAdmin(c *call) error {
 
 // userPreferencesAdmin is GET /api/admin/users/{id}/preferences.
 func (s *server) userPreferencesAdmin(c *call) error {
-	var out model.Preferences
-	err := s.read(func(v *store.View) error {
+	out, err := store.Query(s.store, func(v *store.View) (model.Preferences, error) {
 		u := v.ActiveUser(c.id)
 		if u == nil {
-			return store.Fail(store.Invalid, "User not found")
+			return model.Preferences{}, store.Fail(store.Invalid, "User not found")
 		}
-		out = store.Preferences(u)
-		return nil
+		return store.Preferences(u), nil
 	})
-	if err != nil {
-		return err
-	}
-	return c.json(http.StatusOK, out)
+	return answer(c, http.StatusOK, out, err)
 }
 
 // updateUserPreferencesAdmin is PUT /api/admin/users/{id}/preferences.
@@ -459,35 +433,27 @@ func (s *server) apiKeys(c *call) error {
 
 // apiKey is GET /api/api-keys/{id}.
 func (s *server) apiKey(c *call) error {
-	var out model.APIKey
-	err := s.read(func(v *store.View) error {
+	out, err := store.Query(s.store, func(v *store.View) (model.APIKey, error) {
 		k, err := v.APIKey(c.p().User.ID, c.id)
-		if err == nil {
-			out = apiKeyAnswer(k)
+		if err != nil {
+			return model.APIKey{}, err
 		}
-		return err
+		return apiKeyAnswer(k), nil
 	})
-	if err != nil {
-		return err
-	}
-	return c.json(http.StatusOK, out)
+	return answer(c, http.StatusOK, out, err)
 }
 
 // updateAPIKey is PUT /api/api-keys/{id}.
 func (s *server) updateAPIKey(c *call, b dto.Body) error {
 	name, _ := b.String("name")
-	var out model.APIKey
-	err := s.store.Write(func(tx *store.Tx) error {
+	out, err := store.Update(s.store, func(tx *store.Tx) (model.APIKey, error) {
 		k, err := tx.RenameAPIKey(c.p().User.ID, c.id, name)
-		if err == nil {
-			out = apiKeyAnswer(k)
+		if err != nil {
+			return model.APIKey{}, err
 		}
-		return err
+		return apiKeyAnswer(k), nil
 	})
-	if err != nil {
-		return err
-	}
-	return c.json(http.StatusOK, out)
+	return answer(c, http.StatusOK, out, err)
 }
 
 // deleteAPIKey is DELETE /api/api-keys/{id}: 200 with no body, as the
@@ -507,19 +473,14 @@ func (s *server) createAPIKey(c *call, b dto.Body) error {
 	if !ok {
 		name = "API Key"
 	}
-	var out model.NewAPIKey
-	err := s.store.Write(func(tx *store.Tx) error {
+	out, err := store.Update(s.store, func(tx *store.Tx) (model.NewAPIKey, error) {
 		k, err := tx.AddAPIKey(c.p().User.ID, name)
 		if err != nil {
-			return err
+			return model.NewAPIKey{}, err
 		}
-		out = model.NewAPIKey{Secret: k.Secret, APIKey: apiKeyAnswer(k)}
-		return nil
+		return model.NewAPIKey{Secret: k.Secret, APIKey: apiKeyAnswer(k)}, nil
 	})
-	if err != nil {
-		return err
-	}
-	return c.json(http.StatusCreated, out)
+	return answer(c, http.StatusCreated, out, err)
 }
 
 // adminOnboarding is GET /api/system-metadata/admin-onboarding.
