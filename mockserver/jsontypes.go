@@ -76,76 +76,104 @@ func (c *typeChecker) check(v any, t reflect.Type, path string) {
 		return
 	}
 	switch t.Kind() {
+	case reflect.Slice, reflect.Array:
+		c.checkArray(v, t, path)
+	case reflect.Map:
+		c.checkMap(v, t, path)
+	case reflect.Struct:
+		c.checkObject(v, t, path)
+	default:
+		if want := scalarProblem(v, t); want != "" {
+			c.add(path, want)
+		}
+	}
+}
+
+// scalarProblem says what v, decoded with UseNumber, must be to fit the
+// scalar type t, or "" when it fits.
+func scalarProblem(v any, t reflect.Type) string {
+	switch t.Kind() {
 	case reflect.Bool:
 		if _, ok := v.(bool); !ok {
-			c.add(path, "must be a boolean")
+			return "must be a boolean"
 		}
 	case reflect.String:
 		if _, ok := v.(string); !ok {
-			c.add(path, "must be a string")
+			return "must be a string"
 		}
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-		n, ok := v.(json.Number)
-		if ok {
-			_, err := strconv.ParseInt(n.String(), 10, t.Bits())
-			ok = err == nil
-		}
-		if !ok {
-			c.add(path, "must be an integer")
+		if n, ok := v.(json.Number); !ok || !fitsInt(n, t) {
+			return "must be an integer"
 		}
 	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
-		n, ok := v.(json.Number)
-		if ok {
-			_, err := strconv.ParseUint(n.String(), 10, t.Bits())
-			ok = err == nil
-		}
-		if !ok {
-			c.add(path, "must be a whole number, 0 or more")
+		if n, ok := v.(json.Number); !ok || !fitsUint(n, t) {
+			return "must be a whole number, 0 or more"
 		}
 	case reflect.Float32, reflect.Float64:
 		if _, ok := v.(json.Number); !ok {
-			c.add(path, "must be a number")
+			return "must be a number"
 		}
-	case reflect.Slice, reflect.Array:
-		elems, ok := v.([]any)
+	}
+	return ""
+}
+
+func fitsInt(n json.Number, t reflect.Type) bool {
+	_, err := strconv.ParseInt(n.String(), 10, t.Bits())
+	return err == nil
+}
+
+func fitsUint(n json.Number, t reflect.Type) bool {
+	_, err := strconv.ParseUint(n.String(), 10, t.Bits())
+	return err == nil
+}
+
+// checkArray checks a JSON array against the slice or array type t.
+func (c *typeChecker) checkArray(v any, t reflect.Type, path string) {
+	elems, ok := v.([]any)
+	if !ok {
+		c.add(path, "must be an array")
+		return
+	}
+	for i, e := range elems {
+		c.check(e, t.Elem(), join(path, strconv.Itoa(i)))
+	}
+}
+
+// checkMap checks a JSON object against the map type t, member by member.
+func (c *typeChecker) checkMap(v any, t reflect.Type, path string) {
+	members, ok := v.(map[string]any)
+	if !ok {
+		c.add(path, "must be an object")
+		return
+	}
+	for _, k := range slices.Sorted(maps.Keys(members)) {
+		c.check(members[k], t.Elem(), join(path, k))
+	}
+}
+
+// checkObject checks a JSON object against the struct type t: each known
+// member against its field, and no member the struct does not have.
+func (c *typeChecker) checkObject(v any, t reflect.Type, path string) {
+	members, ok := v.(map[string]any)
+	if !ok {
+		c.add(path, "must be an object")
+		return
+	}
+	known := map[string]bool{}
+	for i := range t.NumField() {
+		f := t.Field(i)
+		name, ok := jsonName(f)
 		if !ok {
-			c.add(path, "must be an array")
-			return
+			continue
 		}
-		for i, e := range elems {
-			c.check(e, t.Elem(), join(path, strconv.Itoa(i)))
+		known[name] = true
+		if m, present := members[name]; present {
+			c.check(m, f.Type, join(path, name))
 		}
-	case reflect.Map:
-		members, ok := v.(map[string]any)
-		if !ok {
-			c.add(path, "must be an object")
-			return
-		}
-		for _, k := range slices.Sorted(maps.Keys(members)) {
-			c.check(members[k], t.Elem(), join(path, k))
-		}
-	case reflect.Struct:
-		members, ok := v.(map[string]any)
-		if !ok {
-			c.add(path, "must be an object")
-			return
-		}
-		known := map[string]bool{}
-		for i := range t.NumField() {
-			f := t.Field(i)
-			name, ok := jsonName(f)
-			if !ok {
-				continue
-			}
-			known[name] = true
-			if m, present := members[name]; present {
-				c.check(m, f.Type, join(path, name))
-			}
-		}
-		for _, k := range slices.Sorted(maps.Keys(members)) {
-			if !known[k] {
-				c.add("property", join(path, k)+" should not exist")
-			}
+	}
+	for _, k := range slices.Sorted(maps.Keys(members)) {
+		if !known[k] {
+			c.add("property", join(path, k)+" should not exist")
 		}
 	}
 }

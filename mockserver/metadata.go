@@ -18,6 +18,7 @@ import (
 	"github.com/mediaspec/mediaspec/mockserver/exif"
 	"github.com/mediaspec/mediaspec/mockserver/gazetteer"
 	"github.com/mediaspec/mediaspec/mockserver/model"
+	"github.com/mediaspec/mediaspec/mockserver/mp4"
 )
 
 // readMetadata sets what the reference's metadata job derives from an
@@ -39,58 +40,26 @@ import (
 // no metadata, or metadata that lies (a year 0000, a position off the
 // globe, an offset of +25:00), keeps the form's values for those fields.
 func (up *upload) readMetadata(a *model.AssetRecord, f *filePart, sidecar *filePart) {
-	x := &model.Exif{}
 	whole := up.kept(f)
-	if e, err := exif.Read(f.head); err == nil {
-		x = e
-	} else if whole != nil && exif.PastHead(f.head) {
-		if e, err := exif.ReadFrom(whole); err == nil {
-			x = e
-		}
-	}
+	r := readTags{x: fileExif(f, whole)}
+	r.zoneFromGPS = r.x.TimeZone == nil  // no offset tag: the position may tell
+	r.fileModify = r.x.ModifyDate != nil // the file's own, not a sidecar's
 	up.readMotionVideo(f)
 	if up.motion != nil && f == up.motion.part {
 		// As the reference names the video it extracts.
 		a.DeviceAssetID, a.DeviceID = "NONE", "NONE"
 	}
-	zoneFromGPS := x.TimeZone == nil  // no offset tag: the position may tell
-	fileModify := x.ModifyDate != nil // the file's own, not a sidecar's
 	if f.video != nil {
 		if info, err := f.video.Info(); err == nil {
-			if info.Width > 0 && info.Height > 0 {
-				w, h := float64(info.Width), float64(info.Height)
-				x.ExifImageWidth, x.ExifImageHeight = &w, &h
-			}
-			if !info.Created.IsZero() && model.InRange(info.Created) {
-				// QuickTime writes its times in UTC.
-				created := model.At(info.Created)
-				x.DateTimeOriginal, x.ModifyDate, x.TimeZone = created.Ptr(), created.Ptr(), ptr("UTC")
-				zoneFromGPS = false
-			}
-			// 0,0 is a phone's "no fix", which the reference drops.
-			if info.HasLocation && (info.Latitude != 0 || info.Longitude != 0) {
-				x.Latitude, x.Longitude = &info.Latitude, &info.Longitude
-			}
-			if info.Duration > 0 {
-				a.Duration = videoDuration(info.Duration)
-			}
-			x.Orientation = ptr(videoOrientations[info.Rotation])
+			r.video(a, info)
 		}
 	}
 	if sidecar != nil {
 		if s, err := exif.ReadXMP(sidecar.head); err == nil {
-			overlay(x, &s.Exif)
-			if s.Exif.ModifyDate != nil {
-				fileModify = false
-			}
-			if s.Exif.DateTimeOriginal != nil {
-				x.TimeZone, zoneFromGPS = nil, true
-				if s.ZoneFromOffset != "" {
-					x.TimeZone = &s.ZoneFromOffset
-				}
-			}
+			r.sidecar(s)
 		}
 	}
+	x := r.x
 	if x.ExifImageWidth == nil {
 		if pw, ph, ok := pictureSize(f.head, whole); ok {
 			w, h := pw, ph // their own variables, made only for a size found
@@ -98,22 +67,7 @@ func (up *upload) readMetadata(a *model.AssetRecord, f *filePart, sidecar *fileP
 		}
 	}
 	if x.Latitude != nil && x.Longitude != nil {
-		if zoneFromGPS {
-			if zone, ok := gazetteer.ZoneAt(*x.Latitude, *x.Longitude); ok {
-				// A capture time without its own offset is a wall clock there.
-				if x.TimeZone == nil && x.DateTimeOriginal != nil {
-					x.DateTimeOriginal = inZone(*x.DateTimeOriginal, zone).Ptr()
-					// exiftool takes the file's other dates in that zone too.
-					if x.ModifyDate != nil && fileModify {
-						x.ModifyDate = inZone(*x.ModifyDate, zone).Ptr()
-					}
-				}
-				x.TimeZone = &zone
-			}
-		}
-		if city, state, country, ok := gazetteer.Locate(*x.Latitude, *x.Longitude); ok && x.City == nil {
-			x.City, x.State, x.Country = &city, &state, &country
-		}
+		r.place()
 	}
 	if x.Description == nil {
 		x.Description = ptr("")
@@ -129,6 +83,89 @@ func (up *upload) readMetadata(a *model.AssetRecord, f *filePart, sidecar *fileP
 	a.ExifInfo, a.HasMetadata = x, true
 	a.FileCreatedAt = *x.DateTimeOriginal
 	a.LocalDateTime = model.At(wallClock(x.DateTimeOriginal.Time, x.TimeZone))
+}
+
+// readTags is the metadata of an upload as it is read: its tags, whether
+// its zone is still to be found from its position, and whether its modify
+// date is the file's own.
+type readTags struct {
+	x           *model.Exif
+	zoneFromGPS bool
+	fileModify  bool
+}
+
+// fileExif is the EXIF of f: from its head, else from the whole file kept
+// when the tags lie past the head, else none.
+func fileExif(f *filePart, whole *io.SectionReader) *model.Exif {
+	if e, err := exif.Read(f.head); err == nil {
+		return e
+	}
+	if whole != nil && exif.PastHead(f.head) {
+		if e, err := exif.ReadFrom(whole); err == nil {
+			return e
+		}
+	}
+	return &model.Exif{}
+}
+
+// video takes what a video's boxes tell: its size, its capture time (in
+// UTC, as QuickTime writes it), its position, duration and rotation.
+func (r *readTags) video(a *model.AssetRecord, info mp4.Info) {
+	x := r.x
+	if info.Width > 0 && info.Height > 0 {
+		w, h := float64(info.Width), float64(info.Height)
+		x.ExifImageWidth, x.ExifImageHeight = &w, &h
+	}
+	if !info.Created.IsZero() && model.InRange(info.Created) {
+		created := model.At(info.Created)
+		x.DateTimeOriginal, x.ModifyDate, x.TimeZone = created.Ptr(), created.Ptr(), ptr("UTC")
+		r.zoneFromGPS = false
+	}
+	// 0,0 is a phone's "no fix", which the reference drops.
+	if info.HasLocation && (info.Latitude != 0 || info.Longitude != 0) {
+		x.Latitude, x.Longitude = &info.Latitude, &info.Longitude
+	}
+	if info.Duration > 0 {
+		a.Duration = videoDuration(info.Duration)
+	}
+	x.Orientation = ptr(videoOrientations[info.Rotation])
+}
+
+// sidecar lays an XMP sidecar's tags over the file's: its capture time
+// takes the zone of the position, else the sidecar's own offset.
+func (r *readTags) sidecar(s *exif.XMP) {
+	overlay(r.x, &s.Exif)
+	if s.Exif.ModifyDate != nil {
+		r.fileModify = false
+	}
+	if s.Exif.DateTimeOriginal != nil {
+		r.x.TimeZone, r.zoneFromGPS = nil, true
+		if s.ZoneFromOffset != "" {
+			r.x.TimeZone = &s.ZoneFromOffset
+		}
+	}
+}
+
+// place takes what the position tells: the zone, when no offset told it,
+// and the city, state and country.
+func (r *readTags) place() {
+	x := r.x
+	if r.zoneFromGPS {
+		if zone, ok := gazetteer.ZoneAt(*x.Latitude, *x.Longitude); ok {
+			// A capture time without its own offset is a wall clock there.
+			if x.TimeZone == nil && x.DateTimeOriginal != nil {
+				x.DateTimeOriginal = inZone(*x.DateTimeOriginal, zone).Ptr()
+				// exiftool takes the file's other dates in that zone too.
+				if x.ModifyDate != nil && r.fileModify {
+					x.ModifyDate = inZone(*x.ModifyDate, zone).Ptr()
+				}
+			}
+			x.TimeZone = &zone
+		}
+	}
+	if city, state, country, ok := gazetteer.Locate(*x.Latitude, *x.Longitude); ok && x.City == nil {
+		x.City, x.State, x.Country = &city, &state, &country
+	}
 }
 
 // overlay sets on x every field s sets.

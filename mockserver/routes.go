@@ -1,6 +1,9 @@
 package mockserver
 
-import "net/http"
+import (
+	"net/http"
+	"slices"
+)
 
 // route is one operation of the server: its pattern (method and path, as
 // http.ServeMux reads it), who may call it (policy: anyone, a user, an
@@ -31,9 +34,20 @@ func (s *server) routes() {
 }
 
 // routeTable is the one place that maps paths to operations, each with
-// its policy; the control API's routes but with Config.NoControl.
+// its policy; the control API's routes but with Config.NoControl. Each area
+// of the API lists its routes in a function of its own.
 func (s *server) routeTable() []route {
-	table := []route{
+	table := slices.Concat(s.sharedLinkRoutes(), s.serverRoutes(), s.assetRoutes(), s.downloadRoutes(),
+		s.authRoutes(), s.userRoutes(), s.albumRoutes(), s.activityRoutes(), s.peopleRoutes(), s.searchRoutes())
+	if s.cfg.NoControl {
+		return table
+	}
+	return append(table, s.controlRoutes()...)
+}
+
+// sharedLinkRoutes are the heart of the contract and the shared links around it.
+func (s *server) sharedLinkRoutes() []route {
+	return []route{
 		// The heart of the contract.
 		{pattern: "POST /api/asset/upload", policy: userOrLinkKey, op: s.upload},
 		{pattern: "GET /api/shared-links", policy: user, op: s.sharedLinks},
@@ -46,8 +60,12 @@ func (s *server) routeTable() []route {
 		{pattern: "DELETE /api/shared-links/{id}", policy: user, op: s.removeSharedLink},
 		{pattern: "PUT /api/shared-links/{id}/assets", policy: userOrLink, op: s.withBody(assetIDsBody, s.sharedLinkAssets(true))},
 		{pattern: "DELETE /api/shared-links/{id}/assets", policy: userOrLink, op: s.withBody(assetIDsBody, s.sharedLinkAssets(false))},
+	}
+}
 
-		// The server.
+// serverRoutes are the server's own: its version, features and settings for clients, its pages and documents, and live events.
+func (s *server) serverRoutes() []route {
+	return []route{
 		{pattern: "GET /.well-known/immich", policy: anyone, op: wellKnown},
 		{pattern: "GET /api/server-info/ping", policy: anyone, op: ping},
 		{pattern: "GET /api/server-info/version", policy: anyone, op: version},
@@ -69,8 +87,12 @@ func (s *server) routeTable() []route {
 		// mux would redirect it).
 		{pattern: "/api/socket.io/", policy: anyone, op: s.liveSocket},
 		{pattern: "/api/socket.io", policy: anyone, op: noRoute},
+	}
+}
 
-		// Assets.
+// assetRoutes are the assets, their pictures, the trash, the timeline, partners and the people made by hand.
+func (s *server) assetRoutes() []route {
+	return []route{
 		{pattern: "POST /api/asset/bulk-upload-check", policy: user, op: s.bulkUploadCheck},
 		{pattern: "GET /api/asset/statistics", policy: user, op: s.assetStatistics},
 		{pattern: "GET /api/asset/random", policy: user, op: s.randomAssets},
@@ -92,13 +114,21 @@ func (s *server) routeTable() []route {
 		{pattern: "POST /api/people", policy: user, op: s.withBody(personCreateBody, s.createPerson)},
 		{pattern: "GET /api/asset/thumbnail/{id}", policy: userOrLink, op: s.picture(false), wrap: noCacheOnError},
 		{pattern: "GET /api/asset/file/{id}", policy: userOrLink, op: s.picture(true), wrap: noCacheOnError},
+	}
+}
 
-		// Downloads.
+// downloadRoutes are the downloads: what a selection holds, its archive, one original.
+func (s *server) downloadRoutes() []route {
+	return []route{
 		{pattern: "POST /api/download/info", policy: userOrLink, op: s.withBody(downloadInfoBody, s.downloadInfo)},
 		{pattern: "POST /api/download/archive", policy: userOrLink, op: s.withBody(assetIDsBody, s.downloadArchive)},
 		{pattern: "POST /api/download/asset/{id}", policy: userOrLink, op: s.downloadAsset, wrap: noCacheOnError},
+	}
+}
 
-		// Logging in and out.
+// authRoutes are logging in and out, sessions and API keys.
+func (s *server) authRoutes() []route {
+	return []route{
 		{pattern: "POST /api/auth/login", policy: anyone, op: s.withBody(loginBody, s.login)},
 		{pattern: "POST /api/auth/admin-sign-up", policy: anyone, op: s.withBody(signUpBody, s.signUpAdmin)},
 		{pattern: "POST /api/auth/validateToken", policy: user, op: validateToken},
@@ -112,8 +142,12 @@ func (s *server) routeTable() []route {
 		{pattern: "GET /api/api-keys/{id}", policy: user, op: s.apiKey},
 		{pattern: "PUT /api/api-keys/{id}", policy: user, op: s.withBody(apiKeyUpdateBody, s.updateAPIKey)},
 		{pattern: "DELETE /api/api-keys/{id}", policy: user, op: s.deleteAPIKey},
+	}
+}
 
-		// Users.
+// userRoutes are the users, as themselves and as an admin sees them.
+func (s *server) userRoutes() []route {
+	return []route{
 		{pattern: "GET /api/users", policy: user, op: s.users},
 		{pattern: "GET /api/users/me", policy: user, op: s.myUser},
 		{pattern: "PUT /api/users/me", policy: user, op: s.withBody(userUpdateMeBody, s.updateMyUser)},
@@ -131,8 +165,12 @@ func (s *server) routeTable() []route {
 		{pattern: "POST /api/admin/users/{id}/restore", policy: admin, op: s.restoreUserAdmin},
 		{pattern: "GET /api/admin/users/{id}/preferences", policy: admin, op: s.userPreferencesAdmin},
 		{pattern: "PUT /api/admin/users/{id}/preferences", policy: admin, op: s.withBody(preferencesUpdateBody, s.updateUserPreferencesAdmin)},
+	}
+}
 
-		// Albums.
+// albumRoutes are the albums, their assets and their users.
+func (s *server) albumRoutes() []route {
+	return []route{
 		{pattern: "GET /api/albums", policy: user, op: s.albums},
 		{pattern: "POST /api/albums", policy: user, op: s.withBody(createAlbumBody, s.createAlbum)},
 		{pattern: "GET /api/albums/count", policy: user, op: s.albumCount},
@@ -144,8 +182,12 @@ func (s *server) routeTable() []route {
 		{pattern: "PUT /api/albums/{id}/users", policy: user, op: s.withBody(addUsersBody, s.addAlbumUsers)},
 		{pattern: "PUT /api/albums/{id}/user/{userId}", policy: user, op: s.withBody(updateAlbumUserBody, s.updateAlbumUser)},
 		{pattern: "DELETE /api/albums/{id}/user/{userId}", policy: user, op: s.removeAlbumUser},
+	}
+}
 
-		// Activities, the server's settings, people, search and the map.
+// activityRoutes are the activities of shared albums and the server's settings.
+func (s *server) activityRoutes() []route {
+	return []route{
 		{pattern: "GET /api/activities", policy: user, op: s.activities},
 		{pattern: "POST /api/activities", policy: user, op: s.withBody(activityCreateBody, s.createActivity)},
 		{pattern: "GET /api/activities/statistics", policy: user, op: s.activityStatistics},
@@ -154,6 +196,12 @@ func (s *server) routeTable() []route {
 		{pattern: "PUT /api/system-config", policy: admin, op: s.withBody(systemConfigBody, s.updateSystemConfig)},
 		{pattern: "GET /api/system-config/defaults", policy: admin, op: systemConfigDefaults},
 		{pattern: "GET /api/system-config/storage-template-options", policy: admin, op: storageTemplateOptions},
+	}
+}
+
+// peopleRoutes are the people found in the assets.
+func (s *server) peopleRoutes() []route {
+	return []route{
 		{pattern: "GET /api/people", policy: user, op: s.people},
 		{pattern: "PUT /api/people", policy: user, op: s.withBody(s.peopleUpdateBody(), s.updatePeople)},
 		{pattern: "GET /api/people/{id}", policy: user, op: s.person},
@@ -161,6 +209,12 @@ func (s *server) routeTable() []route {
 		{pattern: "GET /api/people/{id}/statistics", policy: user, op: s.personStatistics},
 		{pattern: "GET /api/people/{id}/assets", policy: user, op: s.personAssets},
 		{pattern: "GET /api/people/{id}/thumbnail", policy: user, op: s.personThumbnail, wrap: noCacheOnError},
+	}
+}
+
+// searchRoutes are search and the map.
+func (s *server) searchRoutes() []route {
+	return []route{
 		{pattern: "POST /api/search/metadata", policy: user, op: s.withBody(metadataSearchBody, s.searchMetadata)},
 		{pattern: "POST /api/search/smart", policy: user, op: s.withBody(smartSearchBody, s.searchSmart)},
 		{pattern: "GET /api/search/explore", policy: user, op: s.searchExplore},
@@ -170,16 +224,16 @@ func (s *server) routeTable() []route {
 		{pattern: "GET /api/map/markers", policy: user, op: s.mapMarkers},
 		{pattern: "GET /api/map/style.json", policy: userOrLink, op: mapStyle},
 	}
-	if s.cfg.NoControl {
-		return table
-	}
-	return append(table, []route{
-		// The control API.
+}
+
+// controlRoutes are the control API (/__mock/), which tests and frontend developers use to set up state.
+func (s *server) controlRoutes() []route {
+	return []route{
 		{pattern: "GET /__mock/users", policy: anyone, op: s.controlUsers},
 		{pattern: "POST /__mock/users", policy: anyone, op: s.controlCreateUser},
 		{pattern: "POST /__mock/shared-links", policy: user, op: s.controlCreateLink},
 		{pattern: "GET /__mock/assets", policy: user, op: s.controlAssets},
 		{pattern: "POST /__mock/reset", policy: anyone, op: s.controlReset},
 		{pattern: "GET /__mock/dataset", policy: anyone, op: s.controlDataset},
-	}...)
+	}
 }

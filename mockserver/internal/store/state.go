@@ -96,10 +96,39 @@ func decodeChecksum(v string) (sum [20]byte, ok bool) {
 // newState indexes d, checking that every reference in it resolves, so that
 // a hand-edited fixtures file fails at start-up and not in a request.
 func newState(d model.Dataset, maxListed int) (*state, error) {
-	st := &state{
+	st := emptyState(d, maxListed)
+	tx := &Tx{View: View{st: st}, loading: true, loadListed: map[string]int{}}
+	st.loaded = len(d.Assets)
+	for _, load := range []func() error{
+		func() error { return loadEach("users", d.Users, tx.addUser) },
+		func() error { return loadEach("apiKeys", d.APIKeys, tx.addAPIKey) },
+		func() error { return loadEach("sessions", d.Sessions, tx.addSession) },
+		func() error { return loadEach("people", d.People, st.loadPerson) },
+		func() error { return loadEach("tags", d.Tags, st.loadTag) },
+		func() error { return loadEach("assets", d.Assets, tx.addAsset) },
+		st.linkAssets, // once all of them are known
+		func() error { return loadEach("albums", d.Albums, tx.addAlbum) },
+		func() error { return loadEach("sharedLinks", d.SharedLinks, tx.addLink) },
+		func() error { return loadEach("partners", d.Partners, tx.addPartner) },
+		func() error { return loadEach("activities", d.Activities, tx.addActivity) },
+	} {
+		if err := load(); err != nil {
+			return nil, err
+		}
+	}
+	if err := tx.setConfig(d.SystemConfig); err != nil {
+		return nil, fmt.Errorf("systemConfig: %w", err)
+	}
+	return st, nil
+}
+
+// emptyState is a state with d's seed, anchor and onboarding, and no records.
+func emptyState(d model.Dataset, maxListed int) *state {
+	return &state{
 		maxListed:     maxListed,
 		seed:          d.Seed,
 		anchor:        d.Anchor,
+		onboarded:     d.AdminOnboarded,
 		userByID:      map[string]*model.UserRecord{},
 		userByKey:     map[string]*model.UserRecord{},
 		userByEmail:   map[string]*model.UserRecord{},
@@ -117,50 +146,49 @@ func newState(d model.Dataset, maxListed int) (*state, error) {
 		linkByKey:     map[string]*model.SharedLinkRecord{},
 		linksByUser:   map[string][]*model.SharedLinkRecord{},
 	}
-	tx := &Tx{View: View{st: st}, loading: true, loadListed: map[string]int{}}
-	st.onboarded = d.AdminOnboarded
-	for i := range d.Users {
-		if err := tx.addUser(d.Users[i]); err != nil {
-			return nil, fmt.Errorf("users[%d]: %w", i, err)
+}
+
+// loadEach adds every record of one of a dataset's lists with add, and
+// names the first that fails by its list and place in it.
+func loadEach[T any](list string, records []T, add func(T) error) error {
+	for i := range records {
+		if err := add(records[i]); err != nil {
+			return fmt.Errorf("%s[%d]: %w", list, i, err)
 		}
 	}
-	for i := range d.APIKeys {
-		if err := tx.addAPIKey(d.APIKeys[i]); err != nil {
-			return nil, fmt.Errorf("apiKeys[%d]: %w", i, err)
-		}
+	return nil
+}
+
+// loadPerson adds a person of the dataset, whose owner must be a user.
+func (st *state) loadPerson(p model.PersonRecord) error {
+	if p.ID == "" || st.personByID[p.ID] != nil {
+		return fmt.Errorf("id %q is empty or not unique", p.ID)
 	}
-	for i := range d.Sessions {
-		if err := tx.addSession(d.Sessions[i]); err != nil {
-			return nil, fmt.Errorf("sessions[%d]: %w", i, err)
-		}
+	if st.userByID[p.OwnerID] == nil {
+		return fmt.Errorf("owner %q is not a user", p.OwnerID)
 	}
-	for i, p := range d.People {
-		if p.ID == "" || st.personByID[p.ID] != nil {
-			return nil, fmt.Errorf("people[%d]: id %q is empty or not unique", i, p.ID)
-		}
-		if st.userByID[p.OwnerID] == nil {
-			return nil, fmt.Errorf("people[%d]: owner %q is not a user", i, p.OwnerID)
-		}
-		st.people = append(st.people, &p)
-		st.personByID[p.ID] = &p
+	st.people = append(st.people, &p)
+	st.personByID[p.ID] = &p
+	return nil
+}
+
+// loadTag adds a tag of the dataset, whose user must be a user.
+func (st *state) loadTag(t model.Tag) error {
+	if t.ID == "" || st.tagByID[t.ID] != nil {
+		return fmt.Errorf("id %q is empty or not unique", t.ID)
 	}
-	for i, t := range d.Tags {
-		if t.ID == "" || st.tagByID[t.ID] != nil {
-			return nil, fmt.Errorf("tags[%d]: id %q is empty or not unique", i, t.ID)
-		}
-		if st.userByID[t.UserID] == nil {
-			return nil, fmt.Errorf("tags[%d]: user %q is not a user", i, t.UserID)
-		}
-		st.tags = append(st.tags, &t)
-		st.tagByID[t.ID] = &t
+	if st.userByID[t.UserID] == nil {
+		return fmt.Errorf("user %q is not a user", t.UserID)
 	}
-	st.loaded = len(d.Assets)
-	for i := range d.Assets {
-		if err := tx.addAsset(d.Assets[i]); err != nil {
-			return nil, fmt.Errorf("assets[%d]: %w", i, err)
-		}
-	}
-	// References between assets are checked once all of them are known.
+	st.tags = append(st.tags, &t)
+	st.tagByID[t.ID] = &t
+	return nil
+}
+
+// linkAssets checks the references between the dataset's assets (a live
+// photo's video, a stack's parent: an asset of the same owner) and indexes
+// the stacks.
+func (st *state) linkAssets() error {
 	for i, a := range st.assets {
 		for _, ref := range []struct {
 			name string
@@ -170,37 +198,14 @@ func newState(d model.Dataset, maxListed int) (*state, error) {
 				continue
 			}
 			if o := st.assetBy[*ref.id]; o == nil || o.OwnerID != a.OwnerID {
-				return nil, fmt.Errorf("assets[%d]: %s %q is not an asset of the same owner", i, ref.name, *ref.id)
+				return fmt.Errorf("assets[%d]: %s %q is not an asset of the same owner", i, ref.name, *ref.id)
 			}
 		}
 		if a.StackParentID != nil {
 			st.children[*a.StackParentID] = append(st.children[*a.StackParentID], a)
 		}
 	}
-	for i := range d.Albums {
-		if err := tx.addAlbum(d.Albums[i]); err != nil {
-			return nil, fmt.Errorf("albums[%d]: %w", i, err)
-		}
-	}
-	for i := range d.SharedLinks {
-		if err := tx.addLink(d.SharedLinks[i]); err != nil {
-			return nil, fmt.Errorf("sharedLinks[%d]: %w", i, err)
-		}
-	}
-	for i := range d.Partners {
-		if err := tx.addPartner(d.Partners[i]); err != nil {
-			return nil, fmt.Errorf("partners[%d]: %w", i, err)
-		}
-	}
-	for i := range d.Activities {
-		if err := tx.addActivity(d.Activities[i]); err != nil {
-			return nil, fmt.Errorf("activities[%d]: %w", i, err)
-		}
-	}
-	if err := tx.setConfig(d.SystemConfig); err != nil {
-		return nil, fmt.Errorf("systemConfig: %w", err)
-	}
-	return st, nil
+	return nil
 }
 
 // addUser checks u against the state and adds it, recording in tx how to
