@@ -5,6 +5,7 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"io/fs"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -19,21 +20,34 @@ import (
 const maxFuncLines = 80
 
 // TestNoLongFunctions: no function of the steps or of the runner, their
-// tests included, is over maxFuncLines lines.
+// tests included, and no non-test function of the mock (mockserver and
+// every package under it) is over maxFuncLines lines.
 func TestNoLongFunctions(t *testing.T) {
 	t.Parallel()
 	var long []string
 	fset := token.NewFileSet()
+	check := func(name string) {
+		f, err := parser.ParseFile(fset, name, nil, parser.SkipObjectResolution)
+		require.NoError(t, err)
+		long = append(long, longFunctions(fset, f)...)
+	}
 	for _, dir := range []string{"../steps", "."} {
 		files, err := filepath.Glob(filepath.Join(dir, "*.go"))
 		require.NoError(t, err)
 		require.NotEmpty(t, files, dir)
 		for _, name := range files {
-			f, err := parser.ParseFile(fset, name, nil, parser.SkipObjectResolution)
-			require.NoError(t, err)
-			long = append(long, longFunctions(fset, f)...)
+			check(name)
 		}
 	}
+	mock := 0
+	require.NoError(t, filepath.WalkDir("../mockserver", func(name string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.HasSuffix(name, ".go") && !strings.HasSuffix(name, "_test.go") {
+			mock++
+			check(name)
+		}
+		return err
+	}))
+	require.Greater(t, mock, 50, "the mock's sources are found")
 	assert.Empty(t, long, "functions over %d lines: split them into named pieces", maxFuncLines)
 }
 

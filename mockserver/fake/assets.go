@@ -92,92 +92,29 @@ func (g *gen) newShot(ow *owner, r *rig, w where, t time.Time, present []int) in
 	if r.whatsApp {
 		dev = nil
 	}
-	videoShare := s.video
-	if dev != nil {
-		switch dev.kind {
-		case kindAction:
-			videoShare = 0.7
-		case kindDrone:
-			videoShare = 0.4
-		case kind360:
-			videoShare = 0.5
-		}
-	}
-	video := g.chance(videoShare)
+	video := g.chance(videoShare(s, dev))
 
 	a := g.baseAsset(ow, r, phone, t, w)
 	a.Type = model.AssetImage
 	a.Duration = model.DefaultDuration
 	processed := g.chance(0.996)
 
-	var (
-		l        *lens
-		width    int
-		height   int
-		orient   = "1"
-		seconds  float64
-		sizeByte int64
-	)
-	switch {
-	case dev == nil: // received through WhatsApp: recompressed, no exif
-		dims := pick(g, [][2]int{{1600, 1200}, {1280, 960}, {1600, 900}, {2048, 1536}})
-		width, height = dims[0], dims[1]
-		if g.chance(0.5) {
-			width, height = height, width
-		}
-		if video {
-			a.Type = model.AssetVideo
-			seconds = g.videoSeconds(3, 60)
-			width, height = 848, 480
-			if g.chance(0.5) {
-				width, height = height, width
-			}
-			sizeByte = int64(seconds * g.frac(1.2, 2.5) * 1e6 / 8)
-		} else {
-			sizeByte = int64(g.frac(0.09, 0.45) * 1e6)
-		}
-	case video:
+	f := g.record(dev, video)
+	if video {
 		a.Type = model.AssetVideo
-		dims := pick(g, dev.videoDims)
-		width, height = dims[0], dims[1]
-		if dev.kind == kindPhone && g.chance(0.4) {
-			orient = "6"
-		}
-		switch dev.kind {
-		case kindAction, kindDrone:
-			seconds = g.videoSeconds(10, 300)
-		default:
-			seconds = g.videoSeconds(2, 150)
-		}
-		sizeByte = int64(seconds * g.frac(dev.videoMbps[0], dev.videoMbps[1]) * 1e6 / 8)
-	default:
-		l = g.lensOf(dev)
-		dims := dev.dims[0]
-		if len(dev.dims) > 1 && g.chance(0.3) {
-			dims = pick(g, dev.dims[1:])
-		}
-		width, height = dims[0], dims[1]
-		if l.front {
-			width, height = l.frontW, l.frontH
-		}
-		orient = g.orientation(dev, l)
-		scale := float64(width*height) / float64(dev.dims[0][0]*dev.dims[0][1])
-		sizeByte = int64(g.frac(dev.stillMB[0], dev.stillMB[1]) * scale * 1e6)
+		a.Duration = videoDuration(f.seconds)
 	}
-	if a.Type == model.AssetVideo {
-		a.Duration = videoDuration(seconds)
-	}
-	dispW, dispH := width, height
-	if orient == "6" || orient == "8" {
-		dispW, dispH = height, width
+	dispW, dispH := f.width, f.height
+	if f.orient == "6" || f.orient == "8" {
+		dispW, dispH = f.height, f.width
 	}
 	a.Thumbhash = ptr(g.thumbhash(w.scene, dispW, dispH))
 
 	if dev != nil {
-		a.ExifInfo = g.exif(dev, l, w, t, width, height, orient, sizeByte, a.Type == model.AssetVideo, a.FileModifiedAt)
+		a.ExifInfo = g.exif(dev, f.l, w, t, f.width, f.height, f.orient, f.size, a.Type == model.AssetVideo, a.FileModifiedAt)
 	}
 	if a.ExifInfo != nil && a.Type == model.AssetImage && len(present) > 0 && g.chance(s.people) {
-		a.Faces = g.faces(ow, present, l != nil && l.front, dispW, dispH)
+		a.Faces = g.faces(ow, present, f.l != nil && f.l.front, dispW, dispH)
 		if g.chance(0.06) && len(ow.strangers) > 0 {
 			a.Faces = append(a.Faces, g.face(g.ds.People[pick(g, ow.strangers)].ID, dispW, dispH))
 		}
@@ -197,7 +134,7 @@ func (g *gen) newShot(ow *owner, r *rig, w where, t time.Time, present []int) in
 	sh := shot{asset: idx, live: -1, raw: -1, at: t, local: a.LocalDateTime.Time, video: a.Type == model.AssetVideo}
 
 	if dev != nil && dev.live && !sh.video && g.chance(0.45) {
-		sh.live = g.liveVideo(idx, dev, width, height, orient, w.scene)
+		sh.live = g.liveVideo(idx, dev, f.width, f.height, f.orient, w.scene)
 	}
 	if r.raw && !sh.video {
 		sh.raw = g.rawFile(idx, dev)
@@ -211,6 +148,86 @@ func (g *gen) newShot(ow *owner, r *rig, w where, t time.Time, present []int) in
 		g.whatsAppCopy(ow, idx, w)
 	}
 	return idx
+}
+
+// videoShare is how likely a shot of scene s on dev is a video: action,
+// drone and 360 cameras film more than they photograph. dev is nil for a
+// file received through WhatsApp.
+func videoShare(s *scene, dev *device) float64 {
+	share := s.video
+	if dev != nil {
+		switch dev.kind {
+		case kindAction:
+			share = 0.7
+		case kindDrone:
+			share = 0.4
+		case kind360:
+			share = 0.5
+		}
+	}
+	return share
+}
+
+// recording is the file a shot wrote: the lens of a still, the pixel size
+// as stored, the exif orientation, a video's length and the file's size.
+type recording struct {
+	l       *lens
+	width   int
+	height  int
+	orient  string
+	seconds float64
+	size    int64
+}
+
+// record picks the file a shot on dev wrote, a video or a still; dev is
+// nil for a file received through WhatsApp, recompressed.
+func (g *gen) record(dev *device, video bool) recording {
+	f := recording{orient: "1"}
+	switch {
+	case dev == nil: // received through WhatsApp: recompressed, no exif
+		dims := pick(g, [][2]int{{1600, 1200}, {1280, 960}, {1600, 900}, {2048, 1536}})
+		f.width, f.height = dims[0], dims[1]
+		if g.chance(0.5) {
+			f.width, f.height = f.height, f.width
+		}
+		if video {
+			f.seconds = g.videoSeconds(3, 60)
+			f.width, f.height = 848, 480
+			if g.chance(0.5) {
+				f.width, f.height = f.height, f.width
+			}
+			f.size = int64(f.seconds * g.frac(1.2, 2.5) * 1e6 / 8)
+		} else {
+			f.size = int64(g.frac(0.09, 0.45) * 1e6)
+		}
+	case video:
+		dims := pick(g, dev.videoDims)
+		f.width, f.height = dims[0], dims[1]
+		if dev.kind == kindPhone && g.chance(0.4) {
+			f.orient = "6"
+		}
+		switch dev.kind {
+		case kindAction, kindDrone:
+			f.seconds = g.videoSeconds(10, 300)
+		default:
+			f.seconds = g.videoSeconds(2, 150)
+		}
+		f.size = int64(f.seconds * g.frac(dev.videoMbps[0], dev.videoMbps[1]) * 1e6 / 8)
+	default:
+		f.l = g.lensOf(dev)
+		dims := dev.dims[0]
+		if len(dev.dims) > 1 && g.chance(0.3) {
+			dims = pick(g, dev.dims[1:])
+		}
+		f.width, f.height = dims[0], dims[1]
+		if f.l.front {
+			f.width, f.height = f.l.frontW, f.l.frontH
+		}
+		f.orient = g.orientation(dev, f.l)
+		scale := float64(f.width*f.height) / float64(dev.dims[0][0]*dev.dims[0][1])
+		f.size = int64(g.frac(dev.stillMB[0], dev.stillMB[1]) * scale * 1e6)
+	}
+	return f
 }
 
 // baseAsset fills what every asset of a shot has: ids, owner, device,
@@ -378,49 +395,25 @@ func (g *gen) exif(d *device, l *lens, w where, t time.Time, width, height int, 
 	if video || l == nil {
 		return x
 	}
+	g.stillSettings(b, d, l, s)
+	return x
+}
 
+// stillSettings fills in how a still was taken: the lens, focal length,
+// aperture, ISO and shutter speed, as the light of its scene asks.
+func (g *gen) stillSettings(b *exifBox, d *device, l *lens, s *scene) {
+	x := &b.x
 	if l.model != "" {
 		b.lens = l.model
 		x.LensModel = &b.lens
 	}
-	focal := l.focalMin
-	if l.focalMax > l.focalMin {
-		switch g.n(4) {
-		case 0:
-			focal = l.focalMin
-		case 1:
-			focal = l.focalMax
-		default:
-			focal = math.Round(g.frac(l.focalMin, l.focalMax))
-		}
-	}
+	focal := g.focalLength(l)
 	b.focal = focal
 	x.FocalLength = &b.focal
-	widest := l.apertureWide
-	if l.focalMax > l.focalMin {
-		widest += (l.apertureTele - l.apertureWide) * (focal - l.focalMin) / (l.focalMax - l.focalMin)
-	}
-	phone := d.kind == kindPhone
-	fNumber := l.apertureWide
-	if !l.fixedAperture {
-		var stops []float64
-		for _, a := range standardAperture {
-			if a >= widest-0.05 && a <= 11 {
-				stops = append(stops, a)
-			}
-		}
-		switch {
-		case s.light == lightDim || len(stops) < 3:
-			fNumber = stops[0]
-		case s.light == lightNormal:
-			fNumber = stops[g.n(min(len(stops), 5))]
-		default:
-			fNumber = stops[2+g.n(len(stops)-2)]
-		}
-	}
-	b.fNumber = fNumber
+	b.fNumber = g.fNumber(l, s, focal)
 	x.FNumber = &b.fNumber
 
+	phone := d.kind == kindPhone
 	var isoLo, isoHi, shutterLo, shutterHi int // indices into the tables
 	switch s.light {
 	case lightBright:
@@ -442,7 +435,50 @@ func (g *gen) exif(d *device, l *lens, w where, t time.Time, width, height int, 
 	}
 	b.exposure = "1/" + strconv.Itoa(shutter)
 	x.ExposureTime = &b.exposure
-	return x
+}
+
+// focalLength picks the focal length of a still: a zoom is mostly at
+// either end of its range.
+func (g *gen) focalLength(l *lens) float64 {
+	focal := l.focalMin
+	if l.focalMax > l.focalMin {
+		switch g.n(4) {
+		case 0:
+			focal = l.focalMin
+		case 1:
+			focal = l.focalMax
+		default:
+			focal = math.Round(g.frac(l.focalMin, l.focalMax))
+		}
+	}
+	return focal
+}
+
+// fNumber picks the aperture of a still taken at focal: wide open in dim
+// light, stopped down more the brighter the scene.
+func (g *gen) fNumber(l *lens, s *scene, focal float64) float64 {
+	widest := l.apertureWide
+	if l.focalMax > l.focalMin {
+		widest += (l.apertureTele - l.apertureWide) * (focal - l.focalMin) / (l.focalMax - l.focalMin)
+	}
+	fNumber := l.apertureWide
+	if !l.fixedAperture {
+		var stops []float64
+		for _, a := range standardAperture {
+			if a >= widest-0.05 && a <= 11 {
+				stops = append(stops, a)
+			}
+		}
+		switch {
+		case s.light == lightDim || len(stops) < 3:
+			fNumber = stops[0]
+		case s.light == lightNormal:
+			fNumber = stops[g.n(min(len(stops), 5))]
+		default:
+			fNumber = stops[2+g.n(len(stops)-2)]
+		}
+	}
+	return fNumber
 }
 
 // exifBox holds an Exif and the values it points at, allocated together:
@@ -744,11 +780,6 @@ func (g *gen) whatsAppCopy(ow *owner, original int, w where) {
 // the order they were taken, and the paths the server stored them at.
 func (g *gen) nameFiles(ow *owner, r *rig) {
 	slices.SortStableFunc(r.shots, func(a, b shot) int { return a.at.Compare(b.at) })
-	next := func() int { // file numbers run from 1 to 9999, then start again
-		n := r.counter
-		r.counter = r.counter%9999 + 1
-		return n
-	}
 	var lastBuf, buf [64]byte
 	last := lastBuf[:0]
 	dup := 0
@@ -762,67 +793,14 @@ func (g *gen) nameFiles(ow *owner, r *rig) {
 				waDay, wa = day, 0 // WhatsApp numbers files per day
 			}
 			wa++
-			kind, ext0 := "IMG-", "jpg"
-			if sh.video {
-				kind, ext0 = "VID-", "mp4"
-			}
-			b = local.AppendFormat(append(b, kind...), "20060102")
-			b = appendPad(append(b, "-WA"...), wa, 4)
-			ext = ext0
+			b, ext = whatsAppStem(b, local, wa, sh.video)
 		} else {
 			d := r.dev
 			ext, rawExt, liveExt = d.stillExt, d.rawExt, "MOV"
 			if sh.video {
 				ext = d.videoExt
 			}
-			prefix := func(still, video string) []byte {
-				if sh.video {
-					return append(b, video...)
-				}
-				return append(b, still...)
-			}
-			switch d.naming {
-			case nameIOS:
-				b = appendPad(append(b, "IMG_"...), next(), 4)
-			case namePixel: // in UTC, with milliseconds
-				b = sh.at.AppendFormat(append(b, "PXL_"...), "20060102_150405")
-				b = appendPad(b, sh.at.Nanosecond()/1e6, 3)
-			case nameSamsung:
-				b = local.AppendFormat(b, "20060102_150405")
-			case nameXiaomi:
-				b = local.AppendFormat(prefix("IMG_", "VID_"), "20060102_150405")
-			case nameOnePlus:
-				b = local.AppendFormat(prefix("IMG", "VID"), "20060102150405")
-			case nameSony:
-				if sh.video { // Sony numbers clips apart from stills
-					b = appendPad(append(b, 'C'), r.counter2, 4)
-					r.counter2++
-				} else {
-					b = appendPad(append(b, "DSC"...), next(), 5)
-				}
-			case nameCanon:
-				b = appendPad(prefix("IMG_", "MVI_"), next(), 4)
-			case nameNikon:
-				b = appendPad(append(b, "DSC_"...), next(), 4)
-			case nameFuji:
-				b = appendPad(append(b, "DSCF"...), next(), 4)
-			case nameOlympus: // month in base 36, day, number
-				b = append(b, 'P', "123456789ABC"[local.Month()-1])
-				b = appendPad(appendPad(b, local.Day(), 2), next(), 4)
-			case namePanasonic:
-				n := next()
-				if n%1000 == 0 { // a new folder every thousand files
-					r.counter2++
-				}
-				b = appendPad(appendPad(append(b, 'P'), 100+r.counter2%900, 3), n%1000, 4)
-			case nameGoPro:
-				b = appendPad(prefix("GOPR", "GX01"), next(), 4)
-			case nameDJI:
-				b = appendPad(append(b, "DJI_"...), next(), 4)
-			case nameInsta360:
-				b = local.AppendFormat(prefix("IMG_", "VID_"), "20060102_150405")
-				b = appendPad(append(b, "_00_"...), next()%1000, 3)
-			}
+			b = r.stem(b, sh)
 		}
 		if string(b) == string(last) {
 			dup++
@@ -840,6 +818,81 @@ func (g *gen) nameFiles(ow *owner, r *rig) {
 			g.place(ow, r, sh.raw, string(append(append(b[:stem], '.'), rawExt...)), local)
 		}
 	}
+}
+
+// whatsAppStem appends the name WhatsApp gives the n-th file it saved on
+// a day (IMG-20240512-WA0003) and returns it with the file's extension.
+func whatsAppStem(b []byte, local time.Time, n int, video bool) ([]byte, string) {
+	kind, ext := "IMG-", "jpg"
+	if video {
+		kind, ext = "VID-", "mp4"
+	}
+	b = local.AppendFormat(append(b, kind...), "20060102")
+	b = appendPad(append(b, "-WA"...), n, 4)
+	return b, ext
+}
+
+// nextNumber returns the rig's next file number: file numbers run from 1
+// to 9999, then start again.
+func (r *rig) nextNumber() int {
+	n := r.counter
+	r.counter = r.counter%9999 + 1
+	return n
+}
+
+// stem appends the name, without its extension, that the rig's device
+// gives a shot, as its maker's naming scheme writes it.
+func (r *rig) stem(b []byte, sh shot) []byte {
+	local := sh.local
+	prefix := func(still, video string) []byte {
+		if sh.video {
+			return append(b, video...)
+		}
+		return append(b, still...)
+	}
+	switch r.dev.naming {
+	case nameIOS:
+		b = appendPad(append(b, "IMG_"...), r.nextNumber(), 4)
+	case namePixel: // in UTC, with milliseconds
+		b = sh.at.AppendFormat(append(b, "PXL_"...), "20060102_150405")
+		b = appendPad(b, sh.at.Nanosecond()/1e6, 3)
+	case nameSamsung:
+		b = local.AppendFormat(b, "20060102_150405")
+	case nameXiaomi:
+		b = local.AppendFormat(prefix("IMG_", "VID_"), "20060102_150405")
+	case nameOnePlus:
+		b = local.AppendFormat(prefix("IMG", "VID"), "20060102150405")
+	case nameSony:
+		if sh.video { // Sony numbers clips apart from stills
+			b = appendPad(append(b, 'C'), r.counter2, 4)
+			r.counter2++
+		} else {
+			b = appendPad(append(b, "DSC"...), r.nextNumber(), 5)
+		}
+	case nameCanon:
+		b = appendPad(prefix("IMG_", "MVI_"), r.nextNumber(), 4)
+	case nameNikon:
+		b = appendPad(append(b, "DSC_"...), r.nextNumber(), 4)
+	case nameFuji:
+		b = appendPad(append(b, "DSCF"...), r.nextNumber(), 4)
+	case nameOlympus: // month in base 36, day, number
+		b = append(b, 'P', "123456789ABC"[local.Month()-1])
+		b = appendPad(appendPad(b, local.Day(), 2), r.nextNumber(), 4)
+	case namePanasonic:
+		n := r.nextNumber()
+		if n%1000 == 0 { // a new folder every thousand files
+			r.counter2++
+		}
+		b = appendPad(appendPad(append(b, 'P'), 100+r.counter2%900, 3), n%1000, 4)
+	case nameGoPro:
+		b = appendPad(prefix("GOPR", "GX01"), r.nextNumber(), 4)
+	case nameDJI:
+		b = appendPad(append(b, "DJI_"...), r.nextNumber(), 4)
+	case nameInsta360:
+		b = local.AppendFormat(prefix("IMG_", "VID_"), "20060102_150405")
+		b = appendPad(append(b, "_00_"...), r.nextNumber()%1000, 3)
+	}
+	return b
 }
 
 // pathKey is a 64-bit FNV-1a hash of a storage path: the set of taken

@@ -197,7 +197,30 @@ func (c *checker) checkAssets() {
 	}
 }
 
+// checkAsset checks one asset and records its checksum in checksums
+// (owner + checksum → asset id).
 func (c *checker) checkAsset(a *model.AssetRecord, checksums map[string]string) {
+	c.checkAssetIDs(a, checksums)
+	c.checkAssetFile(a)
+	c.checkAssetDates(a)
+	if x := a.ExifInfo; x != nil {
+		c.checkExif(a, x)
+	}
+	c.checkFaces(a)
+	c.checkAssetTags(a)
+	if a.SmartInfo != nil {
+		for _, s := range append(slices.Clone(a.SmartInfo.Objects), a.SmartInfo.Tags...) {
+			if s == "" {
+				c.fail("asset", a.ID, "smartInfo has an empty word")
+			}
+		}
+	}
+	c.checkAssetLinks(a)
+}
+
+// checkAssetIDs checks an asset's owner, its checksum (a SHA-1, unique
+// among the owner's assets) and its device ids.
+func (c *checker) checkAssetIDs(a *model.AssetRecord, checksums map[string]string) {
 	fail := func(format string, args ...any) { c.fail("asset", a.ID, format, args...) }
 	if c.users[a.OwnerID] == nil {
 		fail("owner %s does not exist", a.OwnerID)
@@ -212,6 +235,13 @@ func (c *checker) checkAsset(a *model.AssetRecord, checksums map[string]string) 
 	if a.DeviceAssetID == "" || a.DeviceID == "" {
 		fail("deviceAssetId %q or deviceId %q is empty", a.DeviceAssetID, a.DeviceID)
 	}
+}
+
+// checkAssetFile checks that an asset's type agrees with its file name
+// and duration, that its path stores that name, and its thumbhash and
+// library id.
+func (c *checker) checkAssetFile(a *model.AssetRecord) {
+	fail := func(format string, args ...any) { c.fail("asset", a.ID, format, args...) }
 	ext := strings.ToLower(path.Ext(a.OriginalFileName))
 	switch a.Type {
 	case model.AssetImage:
@@ -243,7 +273,13 @@ func (c *checker) checkAsset(a *model.AssetRecord, checksums map[string]string) 
 	if a.LibraryID != nil && !uuidPattern.MatchString(*a.LibraryID) {
 		fail("libraryId %q is not a UUID", *a.LibraryID)
 	}
+}
 
+// checkAssetDates checks that an asset's dates lie before the anchor, in
+// the order a file is taken, modified and uploaded, and that its local
+// time is within a time zone of fileCreatedAt.
+func (c *checker) checkAssetDates(a *model.AssetRecord) {
+	fail := func(format string, args ...any) { c.fail("asset", a.ID, format, args...) }
 	for _, f := range []struct {
 		name string
 		t    time.Time
@@ -262,19 +298,12 @@ func (c *checker) checkAsset(a *model.AssetRecord, checksums map[string]string) 
 	if shift := a.LocalDateTime.Sub(a.FileCreatedAt.Time); shift < -12*time.Hour || shift > 14*time.Hour {
 		fail("localDateTime is %v from fileCreatedAt, more than any time zone", shift)
 	}
+}
 
-	if x := a.ExifInfo; x != nil {
-		c.checkExif(a, x)
-	}
-	c.checkFaces(a)
-	c.checkAssetTags(a)
-	if a.SmartInfo != nil {
-		for _, s := range append(slices.Clone(a.SmartInfo.Objects), a.SmartInfo.Tags...) {
-			if s == "" {
-				fail("smartInfo has an empty word")
-			}
-		}
-	}
+// checkAssetLinks checks an asset's links to other assets: its Live Photo
+// video and the parent of its stack.
+func (c *checker) checkAssetLinks(a *model.AssetRecord) {
+	fail := func(format string, args ...any) { c.fail("asset", a.ID, format, args...) }
 	if a.LivePhotoVideoID != nil {
 		v := c.assets[*a.LivePhotoVideoID]
 		switch {

@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strconv"
 	"time"
+
+	"github.com/mediaspec/mediaspec/mockserver/gazetteer"
 )
 
 // eventKind is what happened when a set of photos was taken.
@@ -164,131 +166,175 @@ func (g *gen) planEvents(ow *owner, n int, scale float64) []*event {
 
 // calendarEvents lists the yearly occasions of the owner's library.
 func (g *gen) calendarEvents(ow *owner) []*event {
-	var out []*event
 	me := &g.humans[ow.self]
-	c := ow.cult
-	home := ow.home
-	lat := cities[home].Lat
-	relatives := g.relatives(ow)
-	household := g.household(ow)
-	var kids []int
-	for _, h := range household {
+	cal := &calendar{g: g, ow: ow, me: me, home: ow.home}
+	cal.relatives = g.relatives(ow)
+	cal.household = g.household(ow)
+	for _, h := range cal.household {
 		if g.humans[h].rel == relChild || g.humans[h].rel == relFriendFamily && g.humans[h].birth.Year() > me.birth.Year()+15 {
-			kids = append(kids, h)
+			cal.kids = append(cal.kids, h)
 		}
 	}
-	add := func(e *event) {
-		if g.inWindow(e.start, e.end) {
-			out = append(out, e)
-		}
-	}
-	oneDay := func(kind eventKind, place int, start time.Time, sc []int, people []int, size int) *event {
-		return &event{kind: kind, place: place, start: start, end: start.Add(24 * time.Hour), scenes: sc, people: people, size: size}
-	}
-	parentsHome := home
+	cal.parentsHome = cal.home
 	for i := range g.humans {
 		if g.humans[i].rel == relParent && me.household == 0 {
-			parentsHome = g.humans[i].home
+			cal.parentsHome = g.humans[i].home
 		}
 	}
 
 	for year := g.libraryStart.Year(); year <= g.anchor.Year(); year++ {
-		hol := c.holiday
-		place := home
-		if parentsHome != home && g.chance(0.5) {
-			place = parentsHome
-		}
-		start := g.day(year, time.Month(hol.month), g.between(hol.dayMin, hol.dayMax), place)
-		e := &event{kind: evHoliday, place: place, start: start, end: start.Add(time.Duration(g.between(1, 3)) * 24 * time.Hour),
-			scenes: []int{sceneFestive, sceneFestive, sceneFestive, sceneFood, sceneHome}, people: relatives, size: g.between(4, 12)}
-		add(e)
-		if g.chance(0.5) {
-			add(oneDay(evNewYear, home, g.day(year, 12, 31, home), []int{sceneParty, sceneParty, sceneFood}, household, g.between(3, 8)))
-		}
-		if c.easter && g.chance(0.4) {
-			add(oneDay(evEaster, home, g.day(year, 4, g.between(1, 20), home), []int{sceneGarden, sceneFood, sceneHome}, relatives, g.between(3, 10)))
-		}
-		if c.halloween && len(kids) > 0 && g.chance(0.6) {
-			add(oneDay(evHalloween, home, g.day(year, 10, 31, home), []int{sceneParty, sceneHome, sceneCity}, household, g.between(3, 10)))
-		}
-		if g.chance(0.3) {
-			month := time.Month(g.between(5, 7))
-			if southern(lat) {
-				month = time.Month((int(month)+5)%12 + 1)
-			}
-			start := g.day(year, month, g.between(1, 28), home)
-			add(&event{kind: evGarden, place: home, start: start, end: start.Add(time.Duration(g.between(3, 20)) * 24 * time.Hour),
-				scenes: []int{sceneGarden, sceneGarden, scenePet, sceneFood}, people: household, size: g.between(3, 10)})
-		}
-		for h := range g.humans {
-			hu := &g.humans[h]
-			if ow.persons[h] < 0 || hu.birth.Year() >= year {
-				continue
-			}
-			isKid := slices.Contains(kids, h)
-			if !isKid && !(h == ow.self || g.humans[h].household == me.household) && !g.chance(0.15) {
-				continue
-			}
-			if !isKid && !g.chance(0.4) {
-				continue
-			}
-			age := year - hu.birth.Year()
-			start := g.day(year, hu.birth.Month(), hu.birth.Day(), home)
-			people := append(slices.Clone(relatives), h)
-			e := oneDay(evBirthday, home, start, []int{sceneParty, sceneParty, sceneParty, sceneFood, sceneHome}, people, g.between(4, 12))
-			e.subject = h
-			add(e)
-			if isKid && age >= 5 && age <= 11 && g.chance(0.3) {
-				month, d := time.September, g.between(1, 8)
-				if southern(lat) {
-					month = time.February
-				}
-				e := oneDay(evSchool, home, g.day(year, month, d, home), []int{scenePlayground, sceneCity, sceneHome}, household, g.between(3, 8))
-				e.subject = h
-				add(e)
-			}
-		}
+		cal.occasions(year)
+		cal.birthdays(year)
 	}
 	if g.chance(0.5) {
-		ow.pet = pick(g, petNames[:])
-		ow.petIsCat = g.chance(0.35)
-		start := g.instant(g.libraryStart, g.eventEnd.AddDate(0, -1, 0))
-		add(&event{kind: evPet, place: home, start: start, end: start.Add(time.Duration(g.between(7, 28)) * 24 * time.Hour),
-			scenes: []int{scenePet, scenePet, scenePet, sceneHome, sceneGarden}, people: household, size: g.between(4, 12)})
+		cal.pet()
 	}
 	for range 2 {
-		friends := g.friendsOf(ow)
-		if len(friends) == 0 || g.chance(0.4) {
+		cal.wedding()
+	}
+	return cal.out
+}
+
+// calendar is what the yearly occasions of an owner's library are planned
+// from, and the occasions planned so far.
+type calendar struct {
+	g           *gen
+	ow          *owner
+	me          *human
+	home        int
+	parentsHome int   // where the holidays may be spent instead of home
+	relatives   []int // who the family celebrates with
+	household   []int
+	kids        []int // the children of the household
+	out         []*event
+}
+
+// add keeps an occasion when it fits the library's time span.
+func (cal *calendar) add(e *event) {
+	if cal.g.inWindow(e.start, e.end) {
+		cal.out = append(cal.out, e)
+	}
+}
+
+// oneDay is an occasion that lasts the day from start.
+func oneDay(kind eventKind, place int, start time.Time, sc []int, people []int, size int) *event {
+	return &event{kind: kind, place: place, start: start, end: start.Add(24 * time.Hour), scenes: sc, people: people, size: size}
+}
+
+// occasions plans the holidays of a year: the family's holiday, New Year's
+// Eve, Easter, Halloween and a spell of gardening, each when it happens.
+func (cal *calendar) occasions(year int) {
+	g, home, household := cal.g, cal.home, cal.household
+	c := cal.ow.cult
+	lat := cities[home].Lat
+	hol := c.holiday
+	place := home
+	if cal.parentsHome != home && g.chance(0.5) {
+		place = cal.parentsHome
+	}
+	start := g.day(year, time.Month(hol.month), g.between(hol.dayMin, hol.dayMax), place)
+	e := &event{kind: evHoliday, place: place, start: start, end: start.Add(time.Duration(g.between(1, 3)) * 24 * time.Hour),
+		scenes: []int{sceneFestive, sceneFestive, sceneFestive, sceneFood, sceneHome}, people: cal.relatives, size: g.between(4, 12)}
+	cal.add(e)
+	if g.chance(0.5) {
+		cal.add(oneDay(evNewYear, home, g.day(year, 12, 31, home), []int{sceneParty, sceneParty, sceneFood}, household, g.between(3, 8)))
+	}
+	if c.easter && g.chance(0.4) {
+		cal.add(oneDay(evEaster, home, g.day(year, 4, g.between(1, 20), home), []int{sceneGarden, sceneFood, sceneHome}, cal.relatives, g.between(3, 10)))
+	}
+	if c.halloween && len(cal.kids) > 0 && g.chance(0.6) {
+		cal.add(oneDay(evHalloween, home, g.day(year, 10, 31, home), []int{sceneParty, sceneHome, sceneCity}, household, g.between(3, 10)))
+	}
+	if g.chance(0.3) {
+		month := time.Month(g.between(5, 7))
+		if southern(lat) {
+			month = time.Month((int(month)+5)%12 + 1)
+		}
+		start := g.day(year, month, g.between(1, 28), home)
+		cal.add(&event{kind: evGarden, place: home, start: start, end: start.Add(time.Duration(g.between(3, 20)) * 24 * time.Hour),
+			scenes: []int{sceneGarden, sceneGarden, scenePet, sceneFood}, people: household, size: g.between(3, 10)})
+	}
+}
+
+// birthdays plans the birthday parties of a year, always the children's,
+// the household's often, others' now and then, and the children's first
+// days of school.
+func (cal *calendar) birthdays(year int) {
+	g, ow, me, home := cal.g, cal.ow, cal.me, cal.home
+	lat := cities[home].Lat
+	for h := range g.humans {
+		hu := &g.humans[h]
+		if ow.persons[h] < 0 || hu.birth.Year() >= year {
 			continue
 		}
-		place := g.humans[friends[0]].home
-		start := g.instant(g.libraryStart, g.eventEnd.AddDate(0, 0, -2))
-		start = g.day(start.Year(), start.Month(), start.Day(), place)
-		e := &event{kind: evWedding, place: place, start: start, end: start.Add(24 * time.Hour),
-			scenes: []int{sceneWedding, sceneWedding, sceneWedding, sceneParty, sceneFood}, people: append(g.household(ow), friends...), size: g.between(8, 20)}
-		e.subject = friends[0]
-		bride := &g.humans[friends[0]]
-		for _, h := range friends[1:] { // the friend's partner, when they have one
-			if p := &g.humans[h]; p.birth.Year() < bride.birth.Year()+12 {
-				e.partner = p.first
-			}
+		isKid := slices.Contains(cal.kids, h)
+		if !isKid && !(h == ow.self || g.humans[h].household == me.household) && !g.chance(0.15) {
+			continue
 		}
-		for e.partner == "" || e.partner == bride.first || e.partner == me.first {
-			if bride.female {
-				e.partner = pick(g, bride.cult.male)
-			} else {
-				e.partner = pick(g, bride.cult.female)
-			}
+		if !isKid && !g.chance(0.4) {
+			continue
 		}
-		add(e)
+		age := year - hu.birth.Year()
+		start := g.day(year, hu.birth.Month(), hu.birth.Day(), home)
+		people := append(slices.Clone(cal.relatives), h)
+		e := oneDay(evBirthday, home, start, []int{sceneParty, sceneParty, sceneParty, sceneFood, sceneHome}, people, g.between(4, 12))
+		e.subject = h
+		cal.add(e)
+		if isKid && age >= 5 && age <= 11 && g.chance(0.3) {
+			month, d := time.September, g.between(1, 8)
+			if southern(lat) {
+				month = time.February
+			}
+			e := oneDay(evSchool, home, g.day(year, month, d, home), []int{scenePlayground, sceneCity, sceneHome}, cal.household, g.between(3, 8))
+			e.subject = h
+			cal.add(e)
+		}
 	}
-	return out
+}
+
+// pet names the pet the family got and plans its first weeks at home.
+func (cal *calendar) pet() {
+	g, ow := cal.g, cal.ow
+	ow.pet = pick(g, petNames[:])
+	ow.petIsCat = g.chance(0.35)
+	start := g.instant(g.libraryStart, g.eventEnd.AddDate(0, -1, 0))
+	cal.add(&event{kind: evPet, place: cal.home, start: start, end: start.Add(time.Duration(g.between(7, 28)) * 24 * time.Hour),
+		scenes: []int{scenePet, scenePet, scenePet, sceneHome, sceneGarden}, people: cal.household, size: g.between(4, 12)})
+}
+
+// wedding plans, more often than not, the wedding of a friend, at the
+// friend's home, and names the couple.
+func (cal *calendar) wedding() {
+	g, ow, me := cal.g, cal.ow, cal.me
+	friends := g.friendsOf(ow)
+	if len(friends) == 0 || g.chance(0.4) {
+		return
+	}
+	place := g.humans[friends[0]].home
+	start := g.instant(g.libraryStart, g.eventEnd.AddDate(0, 0, -2))
+	start = g.day(start.Year(), start.Month(), start.Day(), place)
+	e := &event{kind: evWedding, place: place, start: start, end: start.Add(24 * time.Hour),
+		scenes: []int{sceneWedding, sceneWedding, sceneWedding, sceneParty, sceneFood}, people: append(g.household(ow), friends...), size: g.between(8, 20)}
+	e.subject = friends[0]
+	bride := &g.humans[friends[0]]
+	for _, h := range friends[1:] { // the friend's partner, when they have one
+		if p := &g.humans[h]; p.birth.Year() < bride.birth.Year()+12 {
+			e.partner = p.first
+		}
+	}
+	for e.partner == "" || e.partner == bride.first || e.partner == me.first {
+		if bride.female {
+			e.partner = pick(g, bride.cult.male)
+		} else {
+			e.partner = pick(g, bride.cult.female)
+		}
+	}
+	cal.add(e)
 }
 
 // trip plans a journey: a weekend in a city nearby, or one to two weeks
 // somewhere the family wanted to go.
 func (g *gen) trip(ow *owner) *event {
-	home := &cities[ow.home]
 	weekend := g.chance(0.35)
 	days := g.between(4, 14)
 	if weekend {
@@ -296,18 +342,7 @@ func (g *gen) trip(ow *owner) *event {
 	}
 	start := g.instant(g.libraryStart, g.eventEnd.Add(-time.Duration(days+1)*24*time.Hour))
 	if ow.near == nil {
-		ow.near = []int{}
-		for i := range cities {
-			if cities[i].CC == home.CC && i != ow.home {
-				ow.near = append(ow.near, i)
-			}
-		}
-		ow.far = make([]int, len(cities))
-		for i := range cities {
-			if i != ow.home {
-				ow.far[i] = cities[i].Weight * cities[i].Weight
-			}
-		}
+		ow.near, ow.far = destinations(ow.home)
 	}
 	near := ow.near
 	// The more places a country has, the more trips stay in it.
@@ -335,6 +370,42 @@ func (g *gen) trip(ow *owner) *event {
 	if !end.Before(g.eventEnd) {
 		start, end = start.AddDate(0, 0, -7-days), end.AddDate(0, 0, -7-days)
 	}
+	sc := tripScenes(p, local.Month())
+	people := g.household(ow)
+	if g.chance(0.25) {
+		people = append(people, g.friendsOf(ow)...)
+	}
+	kind := evTrip
+	size := min(30, max(5, days*g.between(1, 3)))
+	if weekend {
+		kind, size = evWeekend, g.between(4, 12)
+	}
+	return &event{kind: kind, place: dest, start: start, end: end, scenes: sc, people: people, size: size,
+		useCamera: g.chance(0.7), useExtras: g.chance(0.6)}
+}
+
+// destinations lists the places a trip from home may go to: the other
+// places of its country, and the weight of every place but home as a
+// destination further away.
+func destinations(home int) (near, far []int) {
+	near = []int{}
+	for i := range cities {
+		if cities[i].CC == cities[home].CC && i != home {
+			near = append(near, i)
+		}
+	}
+	far = make([]int, len(cities))
+	for i := range cities {
+		if i != home {
+			far[i] = cities[i].Weight * cities[i].Weight
+		}
+	}
+	return near, far
+}
+
+// tripScenes lists what a trip to p in month shows, weighted by
+// repetition: what each feature of the place offers, and food.
+func tripScenes(p *gazetteer.Place, month time.Month) []int {
 	var sc []int
 	for _, f := range p.Features {
 		switch f {
@@ -345,7 +416,7 @@ func (g *gen) trip(ow *owner) *event {
 		case 'm':
 			sc = append(sc, sceneMountain, sceneMountain, sceneHike)
 		case 's':
-			if winter(local.Month(), p.Lat) {
+			if winter(month, p.Lat) {
 				sc = append(sc, sceneSnow, sceneSnow, sceneSnow)
 			} else {
 				sc = append(sc, sceneMountain, sceneHike)
@@ -358,18 +429,7 @@ func (g *gen) trip(ow *owner) *event {
 			sc = append(sc, sceneLake, sceneLake)
 		}
 	}
-	sc = append(sc, sceneFood)
-	people := g.household(ow)
-	if g.chance(0.25) {
-		people = append(people, g.friendsOf(ow)...)
-	}
-	kind := evTrip
-	size := min(30, max(5, days*g.between(1, 3)))
-	if weekend {
-		kind, size = evWeekend, g.between(4, 12)
-	}
-	return &event{kind: kind, place: dest, start: start, end: end, scenes: sc, people: people, size: size,
-		useCamera: g.chance(0.7), useExtras: g.chance(0.6)}
+	return append(sc, sceneFood)
 }
 
 // dayOut plans a day near home: a hike, the lake, the beach, the park.

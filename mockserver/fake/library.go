@@ -14,10 +14,42 @@ func (g *gen) makeLibrary(ow *owner, links int) {
 	g.makePeople(ow)
 	g.makeDevices(ow)
 
-	// Which links share an album, and which album: a few albums get a
-	// second link (one with a password, say).
-	slots := make([]int, links) // album slot of each link, -1 for INDIVIDUAL
-	albumsLinked := 0
+	slots, albumsLinked := g.linkSlots(links)
+	individual := 0
+	for _, s := range slots {
+		if s < 0 {
+			individual++
+		}
+	}
+	unlinked := 2 + links/20
+	bestOf := min(unlinked/2, 4) // one a year, for the last few years
+	loose := individual/3 + 1
+	eventAlbums := albumsLinked + unlinked - bestOf
+
+	// A library with thousands of shared links is a load test rather than
+	// a family: smaller albums keep its listing quick to build and encode.
+	scale := min(1, max(0.4, 1000/float64(max(links, 1))))
+	events := g.planEvents(ow, eventAlbums+loose, scale)
+	g.shootEvents(ow, events)
+
+	albumStart := len(g.ds.Albums)
+	albumEvent, isAlbum := g.eventAlbums(ow, events, eventAlbums)
+	g.bestOfAlbums(ow, bestOf)
+	var looseEvents []*event
+	for i, e := range events {
+		if !isAlbum[i] {
+			looseEvents = append(looseEvents, e)
+		}
+	}
+	g.shareLinks(ow, slots, albumStart, albumEvent, events, looseEvents)
+}
+
+// linkSlots decides which of the owner's links share an album, and which
+// album: the album slot of each link, -1 for an INDIVIDUAL link, and how
+// many albums get a link. A few albums get a second link (one with a
+// password, say).
+func (g *gen) linkSlots(links int) (slots []int, albumsLinked int) {
+	slots = make([]int, links)
 	for i := range slots {
 		slots[i] = -1
 		if g.chance(0.72) {
@@ -46,21 +78,12 @@ func (g *gen) makeLibrary(ow *owner, links int) {
 			}
 		}
 	}
-	individual := 0
-	for _, s := range slots {
-		if s < 0 {
-			individual++
-		}
-	}
-	unlinked := 2 + links/20
-	bestOf := min(unlinked/2, 4) // one a year, for the last few years
-	loose := individual/3 + 1
-	eventAlbums := albumsLinked + unlinked - bestOf
+	return slots, albumsLinked
+}
 
-	// A library with thousands of shared links is a load test rather than
-	// a family: smaller albums keep its listing quick to build and encode.
-	scale := min(1, max(0.4, 1000/float64(max(links, 1))))
-	events := g.planEvents(ow, eventAlbums+loose, scale)
+// shootEvents takes the photos of every event, then names the files of
+// each of the owner's devices.
+func (g *gen) shootEvents(ow *owner, events []*event) {
 	ow.assetStart = len(g.ds.Assets)
 	shots := 0
 	for _, e := range events {
@@ -82,29 +105,34 @@ func (g *gen) makeLibrary(ow *owner, links int) {
 		g.nameFiles(ow, r)
 	}
 	g.nameFiles(ow, ow.whatsApp)
+}
 
-	// The most album-worthy events become albums: trips and occasions
-	// first, then days out, then months at home.
+// albumPriority ranks events by how album-worthy they are, the most first:
+// trips and occasions, then days out, then months at home.
+func albumPriority(e *event) int {
+	switch e.kind {
+	case evDayOut:
+		return 1
+	case evEveryday:
+		return 2
+	}
+	return 0
+}
+
+// eventAlbums makes albums of the n most album-worthy events. It returns
+// the event of each new album (by album index, looked up only) and which
+// events became albums.
+func (g *gen) eventAlbums(ow *owner, events []*event, n int) (albumEvent map[int]*event, isAlbum []bool) {
 	order := make([]int, len(events))
 	for i := range order {
 		order[i] = i
 	}
 	g.f.ShuffleInts(order)
-	priority := func(e *event) int {
-		switch e.kind {
-		case evDayOut:
-			return 1
-		case evEveryday:
-			return 2
-		}
-		return 0
-	}
-	slices.SortStableFunc(order, func(a, b int) int { return priority(events[a]) - priority(events[b]) })
-	albumStart := len(g.ds.Albums)
-	albumEvent := make(map[int]*event) // album index → its event, looked up only
-	isAlbum := make([]bool, len(events))
+	slices.SortStableFunc(order, func(a, b int) int { return albumPriority(events[a]) - albumPriority(events[b]) })
+	albumEvent = make(map[int]*event)
+	isAlbum = make([]bool, len(events))
 	names := make(map[string]bool) // album names taken, looked up only
-	for _, ei := range order[:min(eventAlbums, len(order))] {
+	for _, ei := range order[:min(n, len(order))] {
 		e := events[ei]
 		isAlbum[ei] = true
 		name := g.albumName(ow, e)
@@ -115,16 +143,14 @@ func (g *gen) makeLibrary(ow *owner, links int) {
 		ai := g.album(ow, name, g.albumDescription(ow, e), g.curate(e.assets))
 		albumEvent[ai] = e
 	}
-	g.bestOfAlbums(ow, bestOf)
-	var looseEvents []*event
-	for i, e := range events {
-		if !isAlbum[i] {
-			looseEvents = append(looseEvents, e)
-		}
-	}
+	return albumEvent, isAlbum
+}
 
-	// Shared links. The albums are in a random order already; the first
-	// albumsLinked get links.
+// shareLinks creates the owner's shared links, one for each slot: the
+// albums from albumStart on are in a random order already, and the first
+// ones get the album links; the other links share loose photos.
+func (g *gen) shareLinks(ow *owner, slots []int, albumStart int, albumEvent map[int]*event, events, looseEvents []*event) {
+	links := len(slots)
 	albums := len(g.ds.Albums) - albumStart
 	linkStart := len(g.ds.SharedLinks)
 	expiry := make([]int, links)

@@ -1,6 +1,9 @@
 package fake
 
-import "strings"
+import (
+	"strings"
+	"time"
+)
 
 // This file writes what people type: album names and descriptions, link
 // descriptions and passwords. Every template is something a person would
@@ -15,54 +18,9 @@ func (g *gen) albumName(ow *owner, e *event) string {
 	home := &cities[ow.home]
 	switch e.kind {
 	case evTrip, evWeekend:
-		// Weighted templates; only the chosen one is written out.
-		abroad := p.CC != home.CC
-		companion := g.companion(ow, e)
-		w := []int{
-			6,                                  // Lisbon, June 2023
-			2,                                  // Lisbon 2023
-			1,                                  // Trip to Lisbon
-			boolWeight(e.kind == evWeekend, 3), // Weekend in Lisbon
-			boolWeight(abroad, 1),              // Summer in Portugal
-			boolWeight(abroad, 1),              // Portugal 2023
-			boolWeight(abroad, 1),              // Portugal 🇵🇹
-			boolWeight(!abroad && p.State != p.City, 1), // Road trip through Faro
-			boolWeight(companion != "", 1),              // Lisbon with Ana
-		}
-		switch g.weighted(w) {
-		case 1:
-			return p.City + " " + year
-		case 2:
-			return "Trip to " + p.City
-		case 3:
-			return "Weekend in " + p.City
-		case 4:
-			return season(local.Month(), home.Lat) + " in " + p.Country
-		case 5:
-			return p.Country + " " + year
-		case 6:
-			return p.Country + " " + flag(p.CC)
-		case 7:
-			return "Road trip through " + p.State
-		case 8:
-			return p.City + " with " + companion
-		}
-		return p.City + ", " + month + " " + year
+		return g.tripAlbumName(ow, e, local)
 	case evDayOut:
-		s := scenes[e.scenes[0]].name
-		switch s {
-		case "hike":
-			return pick(g, []string{"Sunday hike", "Hiking, " + month + " " + year, "Walk in the woods"})
-		case "lake":
-			return pick(g, []string{"Day at the lake", "Lake day " + year})
-		case "beach", "sunset":
-			return pick(g, []string{"Beach day", "Beach, " + month + " " + year, "Sunday at the beach"})
-		case "mountain":
-			return pick(g, []string{"Up the mountain", "Mountain day, " + month + " " + year})
-		case "playground":
-			return pick(g, []string{"Park with the kids", "Afternoon at the park"})
-		}
-		return pick(g, []string{"Picnic in the park", "Day out, " + month + " " + year})
+		return g.dayOutAlbumName(e, month, year)
 	case evEveryday:
 		return pick(g, []string{month + " " + year, month + " " + year, "Everyday moments " + year, "Home, " + month + " " + year})
 	case evBirthday:
@@ -107,6 +65,67 @@ func (g *gen) albumName(ow *owner, e *event) string {
 		return pick(g, []string{"Garden " + year, "The garden in " + strings.ToLower(season(local.Month(), home.Lat)), "Vegetable patch " + year})
 	}
 	return month + " " + year
+}
+
+// tripAlbumName names the album of a trip or a weekend away, e starting
+// at local, as people do: mostly the place and the date.
+func (g *gen) tripAlbumName(ow *owner, e *event, local time.Time) string {
+	p := &cities[e.place]
+	year := itoa(local.Year())
+	month := monthNames[local.Month()-1]
+	home := &cities[ow.home]
+	// Weighted templates; only the chosen one is written out.
+	abroad := p.CC != home.CC
+	companion := g.companion(ow, e)
+	w := []int{
+		6,                                  // Lisbon, June 2023
+		2,                                  // Lisbon 2023
+		1,                                  // Trip to Lisbon
+		boolWeight(e.kind == evWeekend, 3), // Weekend in Lisbon
+		boolWeight(abroad, 1),              // Summer in Portugal
+		boolWeight(abroad, 1),              // Portugal 2023
+		boolWeight(abroad, 1),              // Portugal 🇵🇹
+		boolWeight(!abroad && p.State != p.City, 1), // Road trip through Faro
+		boolWeight(companion != "", 1),              // Lisbon with Ana
+	}
+	switch g.weighted(w) {
+	case 1:
+		return p.City + " " + year
+	case 2:
+		return "Trip to " + p.City
+	case 3:
+		return "Weekend in " + p.City
+	case 4:
+		return season(local.Month(), home.Lat) + " in " + p.Country
+	case 5:
+		return p.Country + " " + year
+	case 6:
+		return p.Country + " " + flag(p.CC)
+	case 7:
+		return "Road trip through " + p.State
+	case 8:
+		return p.City + " with " + companion
+	}
+	return p.City + ", " + month + " " + year
+}
+
+// dayOutAlbumName names the album of a day out after what it was spent
+// doing.
+func (g *gen) dayOutAlbumName(e *event, month, year string) string {
+	s := scenes[e.scenes[0]].name
+	switch s {
+	case "hike":
+		return pick(g, []string{"Sunday hike", "Hiking, " + month + " " + year, "Walk in the woods"})
+	case "lake":
+		return pick(g, []string{"Day at the lake", "Lake day " + year})
+	case "beach", "sunset":
+		return pick(g, []string{"Beach day", "Beach, " + month + " " + year, "Sunday at the beach"})
+	case "mountain":
+		return pick(g, []string{"Up the mountain", "Mountain day, " + month + " " + year})
+	case "playground":
+		return pick(g, []string{"Park with the kids", "Afternoon at the park"})
+	}
+	return pick(g, []string{"Picnic in the park", "Day out, " + month + " " + year})
 }
 
 // boolWeight is w when ok, else 0.
