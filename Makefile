@@ -36,6 +36,11 @@ TEST_TIMEOUT ?= 30m
 RACE_UNWATCHED ?= golang.org/x/image/... github.com/HugoSmits86/nativewebp golang.org/x/crypto/argon2
 RACE_FLAGS     := -race $(foreach p,$(RACE_UNWATCHED),-gcflags=$(p)=-race=false)
 
+# The seed sweep (seeds 1-200 against the listing's rules) finds faults of data, not of
+# concurrency: under the race detector it runs one seed in five, and make test runs it whole
+# without the detector, beside the race run.
+UNWATCHED_TESTS := ^TestEverySeedHoldsTheRules$$
+
 # The race detector needs cgo, and so a C compiler: without one (go env CGO_ENABLED says 0
 # then) the tests run without -race, and make test says so.
 .PHONY: test
@@ -43,9 +48,14 @@ test: ## Check formatting and vet, then run every test with the race detector (w
 	@unformatted="$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))"; \
 	if [ -n "$$unformatted" ]; then echo "gofmt would change:"; echo "$$unformatted"; exit 1; fi
 	$(GO) vet ./...
-	@if [ "$$($(GO) env CGO_ENABLED)" = 1 ]; then race="$(RACE_FLAGS)"; else \
-		echo "make test: no C compiler (cgo is off), so the tests run without the race detector"; fi; \
-	echo "$(GO) test $$race -count=1 -timeout $(TEST_TIMEOUT) ./..."; $(GO) test $$race -count=1 -timeout $(TEST_TIMEOUT) ./...
+	@if [ "$$($(GO) env CGO_ENABLED)" != 1 ]; then \
+		echo "make test: no C compiler (cgo is off), so the tests run without the race detector"; \
+		echo "$(GO) test -count=1 -timeout $(TEST_TIMEOUT) ./..."; exec $(GO) test -count=1 -timeout $(TEST_TIMEOUT) ./...; fi; \
+	echo "$(GO) test -count=1 -run '$(UNWATCHED_TESTS)' ./conformance &  # beside the race run"; \
+	$(GO) test -count=1 -timeout $(TEST_TIMEOUT) -run '$(UNWATCHED_TESTS)' ./conformance & sweep=$$!; \
+	echo "$(GO) test $(RACE_FLAGS) -count=1 -timeout $(TEST_TIMEOUT) ./..."; \
+	$(GO) test $(RACE_FLAGS) -count=1 -timeout $(TEST_TIMEOUT) ./...; status=$$?; \
+	wait $$sweep || status=1; exit $$status
 
 .PHONY: lint
 lint: ## gofmt, go vet and staticcheck.
