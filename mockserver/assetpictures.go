@@ -159,7 +159,7 @@ func (s *server) serveKept(w http.ResponseWriter, r *http.Request, src pictureSo
 	case kindOriginal:
 		blob, contentType = blobOriginal, originalType(src.name)
 	}
-	f, kept, ok := s.media.read(blob, src.id)
+	f, kept, ok := s.folder.read(blob, src.id)
 	if !ok {
 		return false
 	}

@@ -129,8 +129,8 @@ func (o original) close() {
 // originalOf is where a's original comes from.
 func (s *server) originalOf(a *model.AssetRecord) original {
 	o := original{modified: a.FileModifiedAt.Time}
-	if s.media != nil {
-		if f, _, ok := s.media.read(blobOriginal, a.ID); ok {
+	if s.folder != nil {
+		if f, _, ok := s.folder.read(blobOriginal, a.ID); ok {
 			o.kept = f
 			return o
 		}

@@ -74,7 +74,7 @@ func BenchmarkArchive(b *testing.B) {
 		b.SetBytes(files * size)
 		for b.Loop() {
 			for _, id := range ids {
-				f, _, ok := h.s.media.read(blobOriginal, id)
+				f, _, ok := h.s.folder.read(blobOriginal, id)
 				require.True(b, ok)
 				_, err := io.CopyBuffer(io.Discard, struct{ io.Reader }{f}, buf)
 				require.NoError(b, err)

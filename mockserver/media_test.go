@@ -160,7 +160,7 @@ func TestEveryReaderLetsItsPackGo(t *testing.T) {
 	archive := controlJSON(t, srv, http.MethodPost, "/api/download/archive", keyAlice, map[string]any{"assetIds": ids})
 	require.Equal(t, http.StatusOK, archive.status, "%s", archive.body)
 
-	m := h.s.media
+	m := h.s.folder
 	m.mu.Lock()
 	for _, p := range m.packs {
 		assert.Zero(t, p.users, "users left of pack %d", p.n)

@@ -80,10 +80,10 @@ func (up *upload) readMotionVideo(f *filePart) {
 // pictures.
 func (s *server) keepMotionVideo(up *upload, res store.Upload) {
 	m := up.motion
-	if m == nil || s.media == nil || res.Duplicate || res.LiveVideoID == "" || s.media.has(blobOriginal, res.LiveVideoID) {
+	if m == nil || s.folder == nil || res.Duplicate || res.LiveVideoID == "" || s.folder.has(blobOriginal, res.LiveVideoID) {
 		return
 	}
-	if err := s.media.section(blobOriginal, res.LiveVideoID, res.ID, m.off, m.size); err != nil {
+	if err := s.folder.section(blobOriginal, res.LiveVideoID, res.ID, m.off, m.size); err != nil {
 		s.log.Error("upload", "error", fmt.Errorf("the motion photo's video: %w", err))
 		return
 	}

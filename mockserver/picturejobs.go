@@ -135,10 +135,10 @@ func (s *server) makeUploadPictures(id string) error {
 	if err != nil {
 		return err
 	}
-	if err := s.media.put(blobThumb, id, thumb); err != nil {
+	if err := s.folder.put(blobThumb, id, thumb); err != nil {
 		return fmt.Errorf("the thumbnail: %w", err)
 	}
-	if err := s.media.put(blobPreview, id, preview); err != nil {
+	if err := s.folder.put(blobPreview, id, preview); err != nil {
 		return fmt.Errorf("the preview: %w", err)
 	}
 	return s.setPictures(id, base64.StdEncoding.EncodeToString(pictures.Hash(thumbImg)))
@@ -173,17 +173,17 @@ func (s *server) posterPictures(id string, w, h int) error {
 		}
 		p.key = posterKey(pw, ph)
 		p.hash = base64.StdEncoding.EncodeToString(hash)
-		if p.err = s.media.put(blobThumb, p.key, thumb); p.err == nil {
-			p.err = s.media.put(blobPreview, p.key, preview)
+		if p.err = s.folder.put(blobThumb, p.key, thumb); p.err == nil {
+			p.err = s.folder.put(blobPreview, p.key, preview)
 		}
 	})
 	if p.err != nil {
 		return fmt.Errorf("the poster: %w", p.err)
 	}
-	if err := s.media.alias(blobThumb, id, p.key); err != nil {
+	if err := s.folder.alias(blobThumb, id, p.key); err != nil {
 		return fmt.Errorf("the thumbnail: %w", err)
 	}
-	if err := s.media.alias(blobPreview, id, p.key); err != nil {
+	if err := s.folder.alias(blobPreview, id, p.key); err != nil {
 		return fmt.Errorf("the preview: %w", err)
 	}
 	return s.setPictures(id, p.hash)
@@ -207,7 +207,7 @@ func (s *server) decodeOriginal(id string, a model.AssetRecord) (img image.Image
 			orientation, _ = strconv.Atoi(*x.Orientation)
 		}
 	}
-	f, _, ok := s.media.read(blobOriginal, id)
+	f, _, ok := s.folder.read(blobOriginal, id)
 	if !ok {
 		return nil, w, h
 	}

@@ -113,7 +113,7 @@ type server struct {
 	painters                 painters     // the pictures being painted (large.go)
 	pictures                 *pictureCache
 	profiles                 *profileImages
-	media                    *media // nil: uploads are not kept
+	folder                   *media // the media folder; nil: uploads are not kept
 	pictureJobs              *pictureJobs
 	posters                  sync.Map // [2]int{w, h} of the preview → *poster
 
@@ -182,15 +182,15 @@ func newServer(cfg Config) (*server, error) {
 	s.pictures = newPictureCache(cmp.Or(cfg.ThumbnailCache, DefaultThumbnailCache))
 	s.live = s.newLiveHub()
 	if cfg.MediaDir != "" {
-		if s.media, err = openMedia(cfg.MediaDir, cfg.MaxUploadFiles); err != nil {
+		if s.folder, err = openMedia(cfg.MediaDir, cfg.MaxUploadFiles); err != nil {
 			return nil, fmt.Errorf("mockserver: %w", err)
 		}
 		if !cfg.MediaDirTemporary {
-			st.SetMediaDir(s.media.dir)
+			st.SetMediaDir(s.folder.dir)
 		}
 		s.pictureJobs = startPictureJobs(pictureWorkers, s.log, s.makePicturesThenTell)
 	}
-	s.profiles = newProfileImages(s.media)
+	s.profiles = newProfileImages(s.folder)
 	s.routes()
 	s.mux.HandleFunc("/", unknownRoute)
 	return s, nil

@@ -122,8 +122,8 @@ func (s *server) customCSS(c *call) error {
 // units.
 func (s *server) serverStorage(c *call) error {
 	dir := "."
-	if s.media != nil {
-		dir = s.media.dir
+	if s.folder != nil {
+		dir = s.folder.dir
 	}
 	total, free, available := diskUsage(dir)
 	used := total - free

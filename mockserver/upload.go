@@ -69,7 +69,7 @@ func (s *server) upload(c *call) error {
 	defer s.uploadBuffers.put(bufs)
 	held := s.held.reserve()
 	defer held.release()
-	up, err := readUpload(r, bufs, s.media, held)
+	up, err := readUpload(r, bufs, s.folder, held)
 	if up != nil {
 		// Kept by now if the upload made a new asset; else no one's.
 		defer func() {
@@ -101,10 +101,10 @@ func (s *server) upload(c *call) error {
 	picturesQueued := false // and on_upload_success sent once they are made
 	if res.Duplicate {
 		status = http.StatusOK
-	} else if s.media != nil {
+	} else if s.folder != nil {
 		picturesQueued = s.keepFile(up.assetFile, res.ID)
 		s.keepMotionVideo(up, res)
-		if up.liveFile != nil && res.LiveVideoID != "" && !s.media.has(blobOriginal, res.LiveVideoID) {
+		if up.liveFile != nil && res.LiveVideoID != "" && !s.folder.has(blobOriginal, res.LiveVideoID) {
 			s.keepFile(up.liveFile, res.LiveVideoID)
 		}
 	}
