@@ -3,35 +3,11 @@ package mockserver
 import (
 	"fmt"
 	"io"
-	"net/http"
-	"net/http/httptest"
-	"os"
-	"path/filepath"
-	"strings"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
-
-// openPacks is how many of the process's file descriptors are pack files
-// of the media folder dir, as Linux's /proc lists them.
-func openPacks(t *testing.T, dir string) int {
-	t.Helper()
-	fds, err := os.ReadDir("/proc/self/fd")
-	if err != nil {
-		t.Skip("no /proc/self/fd to count file descriptors in")
-	}
-	packs := filepath.Join(dir, "packs") + string(filepath.Separator)
-	n := 0
-	for _, fd := range fds {
-		if target, err := os.Readlink("/proc/self/fd/" + fd.Name()); err == nil && strings.HasPrefix(target, packs) {
-			n++
-		}
-	}
-	return n
-}
 
 // TestPackFilesAreOpenOnlyWhileUsed: ten uploads written at once take ten
 // packs; once they are kept, no more than maxIdlePacks stay open, beside
@@ -116,55 +92,29 @@ func TestPacksOfAnEarlierRunOpenWhenRead(t *testing.T) {
 	assert.Equal(t, 1, openPacks(t, dir))
 }
 
-// TestEveryReaderLetsItsPackGo: eight uploads arriving at once are kept
-// in eight packs; once their pictures are made (each original read), and
-// every answer that reads a kept file has been given (thumbnail, preview,
-// original, download, archive), no pack has a user left, and no more than
-// maxIdlePacks are open.
-func TestEveryReaderLetsItsPackGo(t *testing.T) {
+// TestReusedMediaFolderStartsClean: a file a mock that stopped left half
+// written belongs to no asset; a mock that reuses the folder writes over
+// it, and keeps the blobs its index names.
+func TestReusedMediaFolderStartsClean(t *testing.T) {
 	dir := t.TempDir()
-	h, err := New(Config{Dataset: testDataset, Now: testNow, MediaDir: dir})
+	m, err := openMedia(dir, 0)
 	require.NoError(t, err)
-	t.Cleanup(func() { _ = h.Close() })
-	srv := httptest.NewServer(h)
-	t.Cleanup(srv.Close)
+	require.NoError(t, m.put(blobOriginal, "kept", []byte("an original")))
+	half, err := m.incoming()
+	require.NoError(t, err)
+	_, err = half.Write([]byte("half of a file, then the mock stopped"))
+	require.NoError(t, err)
 
-	const n = 8
-	stalled := make([]*stalledImage, n)
-	for i := range stalled {
-		body, ct := validForm("").onlyFields().withFile("assetData", fmt.Sprintf("IMG_%04d.jpg", i), string(testJPEG(t, 64+i, 48))).encode(t)
-		stalled[i] = stallBody(t, srv, "/api/asset/upload", keyAlice, body, ct)
-	}
-	require.Eventually(t, func() bool { return openPacks(t, dir) == n }, 5*time.Second, 10*time.Millisecond, "a pack for each upload arriving")
-	ids := make([]string, n)
-	for i, s := range stalled {
-		rep := s.finish()
-		require.Equal(t, http.StatusCreated, rep.status, "%s", rep.body)
-		var res struct{ ID string }
-		rep.json(t, &res)
-		ids[i] = res.ID
-	}
-	for _, id := range ids {
-		require.Eventually(t, func() bool {
-			var a struct{ Resized bool }
-			do(t, newRequest(t, http.MethodGet, srv.URL+"/api/asset/"+id, nil, "x-api-key", keyAlice)).json(t, &a)
-			return a.Resized
-		}, 10*time.Second, 20*time.Millisecond, "the pictures of %s are made", id)
-	}
-	for _, id := range ids {
-		for _, path := range []string{"/api/asset/thumbnail/" + id, "/api/asset/thumbnail/" + id + "?format=JPEG", "/api/asset/file/" + id} {
-			assert.Equal(t, http.StatusOK, do(t, newRequest(t, http.MethodGet, srv.URL+path, nil, "x-api-key", keyAlice)).status, path)
-		}
-		assert.Equal(t, http.StatusOK, do(t, newRequest(t, http.MethodPost, srv.URL+"/api/download/asset/"+id, nil, "x-api-key", keyAlice)).status)
-	}
-	archive := controlJSON(t, srv, http.MethodPost, "/api/download/archive", keyAlice, map[string]any{"assetIds": ids})
-	require.Equal(t, http.StatusOK, archive.status, "%s", archive.body)
-
-	m := h.s.folder
-	m.mu.Lock()
-	for _, p := range m.packs {
-		assert.Zero(t, p.users, "users left of pack %d", p.n)
-	}
-	m.mu.Unlock()
-	assert.LessOrEqual(t, openPacks(t, dir), maxIdlePacks)
+	again, err := openMedia(dir, 0)
+	require.NoError(t, err)
+	r, _, ok := again.read(blobOriginal, "kept")
+	require.True(t, ok)
+	kept, err := io.ReadAll(r)
+	require.NoError(t, err)
+	assert.Equal(t, "an original", string(kept))
+	assert.Len(t, indexed(dir, blobOriginal), 1, "the half-written file is no blob")
+	next, err := again.incoming()
+	require.NoError(t, err)
+	assert.EqualValues(t, len("an original"), next.off, "the next file writes over the half-written one")
+	next.drop()
 }
