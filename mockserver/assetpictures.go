@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/mediaspec/mediaspec/mockserver/internal/media"
 	"github.com/mediaspec/mediaspec/mockserver/internal/store"
 	"github.com/mediaspec/mediaspec/mockserver/model"
 	"github.com/mediaspec/mediaspec/mockserver/pictures"
@@ -152,14 +153,14 @@ func (s *server) serveKept(w http.ResponseWriter, r *http.Request, src pictureSo
 		// picture would find the asset without its thumbhash.
 		return false
 	}
-	blob, contentType := blobThumb, "image/webp"
+	blob, contentType := media.Thumb, "image/webp"
 	switch kind {
 	case kindPreview:
-		blob, contentType = blobPreview, "image/jpeg"
+		blob, contentType = media.Preview, "image/jpeg"
 	case kindOriginal:
-		blob, contentType = blobOriginal, originalType(src.name)
+		blob, contentType = media.Original, originalType(src.name)
 	}
-	f, kept, ok := s.folder.read(blob, src.id)
+	f, kept, ok := s.folder.Open(blob, src.id)
 	if !ok {
 		return false
 	}

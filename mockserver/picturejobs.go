@@ -12,6 +12,7 @@ import (
 	"sync"
 
 	"github.com/mediaspec/mediaspec/mockserver/exif"
+	"github.com/mediaspec/mediaspec/mockserver/internal/media"
 	"github.com/mediaspec/mediaspec/mockserver/internal/store"
 	"github.com/mediaspec/mediaspec/mockserver/model"
 	"github.com/mediaspec/mediaspec/mockserver/mp4"
@@ -135,10 +136,10 @@ func (s *server) makeUploadPictures(id string) error {
 	if err != nil {
 		return err
 	}
-	if err := s.folder.put(blobThumb, id, thumb); err != nil {
+	if err := s.folder.Put(media.Thumb, id, thumb); err != nil {
 		return fmt.Errorf("the thumbnail: %w", err)
 	}
-	if err := s.folder.put(blobPreview, id, preview); err != nil {
+	if err := s.folder.Put(media.Preview, id, preview); err != nil {
 		return fmt.Errorf("the preview: %w", err)
 	}
 	return s.setPictures(id, base64.StdEncoding.EncodeToString(pictures.Hash(thumbImg)))
@@ -171,19 +172,19 @@ func (s *server) posterPictures(id string, w, h int) error {
 			p.err = err
 			return
 		}
-		p.key = posterKey(pw, ph)
+		p.key = media.PosterKey(pw, ph)
 		p.hash = base64.StdEncoding.EncodeToString(hash)
-		if p.err = s.folder.put(blobThumb, p.key, thumb); p.err == nil {
-			p.err = s.folder.put(blobPreview, p.key, preview)
+		if p.err = s.folder.Put(media.Thumb, p.key, thumb); p.err == nil {
+			p.err = s.folder.Put(media.Preview, p.key, preview)
 		}
 	})
 	if p.err != nil {
 		return fmt.Errorf("the poster: %w", p.err)
 	}
-	if err := s.folder.alias(blobThumb, id, p.key); err != nil {
+	if err := s.folder.Alias(media.Thumb, id, p.key); err != nil {
 		return fmt.Errorf("the thumbnail: %w", err)
 	}
-	if err := s.folder.alias(blobPreview, id, p.key); err != nil {
+	if err := s.folder.Alias(media.Preview, id, p.key); err != nil {
 		return fmt.Errorf("the preview: %w", err)
 	}
 	return s.setPictures(id, p.hash)
@@ -207,7 +208,7 @@ func (s *server) decodeOriginal(id string, a model.AssetRecord) (img image.Image
 			orientation, _ = strconv.Atoi(*x.Orientation)
 		}
 	}
-	f, _, ok := s.folder.read(blobOriginal, id)
+	f, _, ok := s.folder.Open(media.Original, id)
 	if !ok {
 		return nil, w, h
 	}

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/mediaspec/mediaspec/mockserver/internal/formdata"
+	"github.com/mediaspec/mediaspec/mockserver/internal/media"
 	"github.com/mediaspec/mediaspec/mockserver/internal/store"
 	"github.com/mediaspec/mediaspec/mockserver/model"
 	"github.com/mediaspec/mediaspec/mockserver/pictures"
@@ -37,7 +38,7 @@ var profileExtensions = []string{".avif", ".dng", ".heic", ".heif", ".jpeg", ".j
 // an upload holds; or without one in memory, within maxProfileImagesHeld
 // for those held and those being read.
 type profileImages struct {
-	media *media // nil: in memory
+	media *media.Folder // nil: in memory
 
 	mu    sync.Mutex
 	held  map[string]heldImage
@@ -49,7 +50,7 @@ type heldImage struct {
 	at   time.Time
 }
 
-func newProfileImages(m *media) *profileImages {
+func newProfileImages(m *media.Folder) *profileImages {
 	return &profileImages{media: m, held: map[string]heldImage{}}
 }
 
@@ -58,7 +59,7 @@ func newProfileImages(m *media) *profileImages {
 // keeps it; discard gives up one that was not kept.
 type newImage struct {
 	name string
-	file *arriving
+	file *media.Arriving
 	body []byte
 }
 
@@ -86,7 +87,7 @@ func (p *profileImages) unreserve(n int) {
 // put keeps an image under its path.
 func (p *profileImages) put(key string, img *newImage, at time.Time) error {
 	if img.file != nil {
-		return img.file.keep(blobProfile, key)
+		return img.file.Keep(media.Profile, key)
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -98,7 +99,7 @@ func (p *profileImages) put(key string, img *newImage, at time.Time) error {
 // discard gives up an image that was not kept; after put it does nothing.
 func (p *profileImages) discard(img *newImage) {
 	if img.file != nil {
-		img.file.drop()
+		img.file.Drop()
 	}
 	if img.body != nil {
 		p.unreserve(cap(img.body))
@@ -115,7 +116,7 @@ func (heldReader) Close() error { return nil }
 // closes it.
 func (p *profileImages) get(key string) (io.ReadSeekCloser, time.Time, bool) {
 	if p.media != nil {
-		r, at, ok := p.media.read(blobProfile, key)
+		r, at, ok := p.media.Open(media.Profile, key)
 		if !ok {
 			return nil, time.Time{}, false
 		}
@@ -239,7 +240,7 @@ var tooLargeImage = errorf(http.StatusRequestEntityTooLarge, "A profile image is
 // write streams a part into a new file of the media folder, taking a
 // place for it (503 while every place is taken).
 func (p *profileImages) write(img *newImage, part *formdata.Part, bufs *uploadBuffers) error {
-	f, err := p.media.incoming()
+	f, err := incoming(p.media)
 	if err != nil {
 		return err
 	}

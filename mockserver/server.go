@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/mediaspec/mediaspec/mockserver/internal/live"
+	"github.com/mediaspec/mediaspec/mockserver/internal/media"
 	"github.com/mediaspec/mediaspec/mockserver/internal/store"
 	"github.com/mediaspec/mediaspec/mockserver/model"
 	"github.com/mediaspec/mediaspec/mockserver/pictures"
@@ -113,7 +114,7 @@ type server struct {
 	painters                 painters     // the pictures being painted (large.go)
 	pictures                 *pictureCache
 	profiles                 *profileImages
-	folder                   *media // the media folder; nil: uploads are not kept
+	folder                   *media.Folder // the media folder; nil: uploads are not kept
 	pictureJobs              *pictureJobs
 	posters                  sync.Map // [2]int{w, h} of the preview → *poster
 
@@ -182,11 +183,15 @@ func newServer(cfg Config) (*server, error) {
 	s.pictures = newPictureCache(cmp.Or(cfg.ThumbnailCache, DefaultThumbnailCache))
 	s.live = s.newLiveHub()
 	if cfg.MediaDir != "" {
-		if s.folder, err = openMedia(cfg.MediaDir, cfg.MaxUploadFiles); err != nil {
+		maxFiles := cfg.MaxUploadFiles
+		if maxFiles <= 0 {
+			maxFiles = DefaultMaxUploadFiles()
+		}
+		if s.folder, err = media.Open(cfg.MediaDir, maxFiles); err != nil {
 			return nil, fmt.Errorf("mockserver: %w", err)
 		}
 		if !cfg.MediaDirTemporary {
-			st.SetMediaDir(s.folder.dir)
+			st.SetMediaDir(s.folder.Dir())
 		}
 		s.pictureJobs = startPictureJobs(pictureWorkers, s.log, s.makePicturesThenTell)
 	}
@@ -194,6 +199,20 @@ func newServer(cfg Config) (*server, error) {
 	s.routes()
 	s.mux.HandleFunc("/", unknownRoute)
 	return s, nil
+}
+
+// DefaultMaxUploadFiles is how many uploads and profile images may be
+// writing their files at once: half the tenth of the process's file
+// descriptors that DefaultMaxConnections leaves beside the connections;
+// 512 where the limit cannot be read. One more is answered 503 before it
+// takes a pack, and the mock never runs out of descriptors, whatever its
+// clients do.
+func DefaultMaxUploadFiles() int {
+	n, ok := fileLimit()
+	if !ok {
+		return 512
+	}
+	return int(max(16, min(n/10, 10_000)/2))
 }
 
 // DefaultMaxListedAssets is the bound of the assets one user's listing

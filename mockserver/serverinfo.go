@@ -123,7 +123,7 @@ func (s *server) customCSS(c *call) error {
 func (s *server) serverStorage(c *call) error {
 	dir := "."
 	if s.folder != nil {
-		dir = s.folder.dir
+		dir = s.folder.Dir()
 	}
 	total, free, available := diskUsage(dir)
 	used := total - free

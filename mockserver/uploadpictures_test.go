@@ -26,6 +26,7 @@ import (
 	"golang.org/x/image/webp"
 
 	"github.com/mediaspec/mediaspec/fixtures"
+	"github.com/mediaspec/mediaspec/mockserver/internal/media"
 	"github.com/mediaspec/mediaspec/mockserver/pictures"
 )
 
@@ -111,13 +112,13 @@ func TestUploadKeepsItsBytesAndGetsPictures(t *testing.T) {
 	}, 10*time.Second, 20*time.Millisecond)
 	assert.Equal(t, base64.StdEncoding.EncodeToString(sum[:]), asset.Checksum)
 	assert.NotNil(t, asset.Thumbhash)
-	assert.Contains(t, indexed(dir, blobOriginal), res.ID)
+	assert.Contains(t, indexed(dir, media.Original), res.ID)
 }
 
 // indexed are the keys of the blobs of kind a media folder's index names,
 // with their sizes. It may run beside the test, in require.Eventually: an
 // unreadable index names none.
-func indexed(dir string, kind blobKind) map[string]int64 {
+func indexed(dir string, kind media.Kind) map[string]int64 {
 	b, _ := os.ReadFile(filepath.Join(dir, "blobs.index"))
 	keys := map[string]int64{}
 	for line := range strings.Lines(string(b)) {
@@ -221,10 +222,10 @@ func TestRefusedAndDuplicateUploadsKeepNoFile(t *testing.T) {
 		rep = do(t, uploadRequest(t, srv, validForm("").onlyFields().without("deviceId").withFile("assetData", "c.jpg", content+"x"), keyAlice))
 		require.Equal(t, http.StatusBadRequest, rep.status)
 	}
-	assert.Len(t, indexed(dir, blobOriginal), 1)
-	waitForPicture(t, srv, "/api/asset/thumbnail/"+indexedKey(indexed(dir, blobOriginal)))
-	thumbs := indexed(dir, blobThumb)
-	previews := indexed(dir, blobPreview)
+	assert.Len(t, indexed(dir, media.Original), 1)
+	waitForPicture(t, srv, "/api/asset/thumbnail/"+indexedKey(indexed(dir, media.Original)))
+	thumbs := indexed(dir, media.Thumb)
+	previews := indexed(dir, media.Preview)
 	kept := int64(len(content))
 	for _, n := range thumbs {
 		kept += n
@@ -342,7 +343,7 @@ func TestLivePhotoVideoIsKept(t *testing.T) {
 	assert.Equal(t, video, upload("IMG_4023.JPG", testJPEG(t, 64, 48)), "the same video")
 	orig = do(t, newRequest(t, http.MethodGet, srv.URL+"/api/asset/file/"+video, nil, "x-api-key", keyAlice))
 	assert.Equal(t, clip, orig.body)
-	assert.Len(t, indexed(dir, blobOriginal), 3, "two stills and one video")
+	assert.Len(t, indexed(dir, media.Original), 3, "two stills and one video")
 }
 
 // mp4Box is an MP4 box of type typ around content.
@@ -366,7 +367,7 @@ func TestCloseWaitsForThePictures(t *testing.T) {
 	rep.json(t, &res)
 
 	h.Close()
-	assert.Contains(t, indexed(dir, blobThumb), res.ID, "the queued thumbnail was made before Close returned")
+	assert.Contains(t, indexed(dir, media.Thumb), res.ID, "the queued thumbnail was made before Close returned")
 	rep = do(t, uploadRequest(t, srv, validForm("").onlyFields().withFile("assetData", "IMG_0101.jpg", string(testJPEG(t, 32, 24))), keyAlice))
 	assert.Equal(t, http.StatusCreated, rep.status, "%s", rep.body)
 	h.Close() // twice is no harm
@@ -438,7 +439,7 @@ func TestAOnePixelUploadGetsItsPictures(t *testing.T) {
 // in eight packs; once their pictures are made (each original read), and
 // every answer that reads a kept file has been given (thumbnail, preview,
 // original, download, archive), no pack has a user left, and no more than
-// maxIdlePacks are open.
+// media.MaxIdlePacks are open.
 func TestEveryReaderLetsItsPackGo(t *testing.T) {
 	dir := t.TempDir()
 	h, err := New(Config{Dataset: testDataset, Now: testNow, MediaDir: dir})
@@ -478,11 +479,6 @@ func TestEveryReaderLetsItsPackGo(t *testing.T) {
 	archive := controlJSON(t, srv, http.MethodPost, "/api/download/archive", keyAlice, map[string]any{"assetIds": ids})
 	require.Equal(t, http.StatusOK, archive.status, "%s", archive.body)
 
-	m := h.s.folder
-	m.mu.Lock()
-	for _, p := range m.packs {
-		assert.Zero(t, p.users, "users left of pack %d", p.n)
-	}
-	m.mu.Unlock()
-	assert.LessOrEqual(t, openPacks(t, dir), maxIdlePacks)
+	assert.Zero(t, h.s.folder.InUse(), "no writer or reader holds a pack")
+	assert.LessOrEqual(t, openPacks(t, dir), media.MaxIdlePacks)
 }
