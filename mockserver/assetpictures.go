@@ -104,7 +104,7 @@ func (s *server) painted(ctx context.Context, src pictureSource, kind pictureKin
 		}
 	}
 	key := fmt.Sprintf("%s/%s/%d", src.id, src.checksum, kind)
-	if body, ok := s.pictures.get(key); ok {
+	if body, ok := s.pictures.Get(key); ok {
 		return body, contentType, nil
 	}
 	slots := s.painters.slots(kind)
@@ -112,7 +112,7 @@ func (s *server) painted(ctx context.Context, src pictureSource, kind pictureKin
 		return nil, "", errPaintersBusy
 	}
 	defer slots.release()
-	if body, ok := s.pictures.get(key); ok {
+	if body, ok := s.pictures.Get(key); ok {
 		return body, contentType, nil // painted for another while this one waited
 	}
 	w, h := src.w, src.h
@@ -130,7 +130,7 @@ func (s *server) painted(ctx context.Context, src pictureSource, kind pictureKin
 	if err != nil {
 		return nil, "", err
 	}
-	s.pictures.put(key, body)
+	s.pictures.Put(key, body)
 	return body, contentType, nil
 }
 

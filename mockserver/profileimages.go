@@ -365,12 +365,12 @@ func (s *server) profileImage(c *call) error {
 		return nil
 	}
 	key := "profile/" + u.ID + "/" + u.AvatarColor
-	body, ok := s.pictures.get(key)
+	body, ok := s.pictures.Get(key)
 	if !ok {
 		if body, err = pictures.JPEG(pictures.Portrait(u.ID, u.AvatarColor)); err != nil {
 			return fmt.Errorf("painting the profile image of %s: %w", u.ID, err)
 		}
-		s.pictures.put(key, body)
+		s.pictures.Put(key, body)
 	}
 	_ = http.NewResponseController(c.w).SetWriteDeadline(time.Now().Add(writeDeadline(len(body))))
 	changed := u.UpdatedAt

@@ -27,6 +27,9 @@ const DefaultChecksumHeader = "x-service-checksum"
 // DefaultMaxMadeRecords is the default of Config.MaxMadeRecords.
 const DefaultMaxMadeRecords = store.MaxMadeRecords
 
+// DefaultThumbnailCache is the default bound of the picture cache, in bytes.
+const DefaultThumbnailCache = media.DefaultPictureCache
+
 // Config is what a mock server is made of.
 type Config struct {
 	// Dataset gives the starting state; POST /__mock/reset goes back to it.
@@ -112,7 +115,7 @@ type server struct {
 	archives                 largeAnswers // the archives being written (downloads.go)
 	archivePace              pace         // zero: writeBase and minWriteRate (downloads.go)
 	painters                 painters     // the pictures being painted (large.go)
-	pictures                 *pictureCache
+	pictures                 *media.PictureCache
 	profiles                 *profileImages
 	folder                   *media.Folder // the media folder; nil: uploads are not kept
 	pictureJobs              *pictureJobs
@@ -180,7 +183,7 @@ func newServer(cfg Config) (*server, error) {
 	s.datasets = make(largeAnswers, maxDatasetAnswers)
 	s.archives = make(largeAnswers, maxArchives)
 	s.painters = newPainters(paintSlots())
-	s.pictures = newPictureCache(cmp.Or(cfg.ThumbnailCache, DefaultThumbnailCache))
+	s.pictures = media.NewPictureCache(cmp.Or(cfg.ThumbnailCache, DefaultThumbnailCache))
 	s.live = s.newLiveHub()
 	if cfg.MediaDir != "" {
 		maxFiles := cfg.MaxUploadFiles

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/mediaspec/mediaspec/mockserver/internal/media"
 	"github.com/mediaspec/mediaspec/mockserver/internal/store"
 	"github.com/mediaspec/mediaspec/mockserver/model"
 )
@@ -125,7 +126,7 @@ func (s *server) serverStorage(c *call) error {
 	if s.folder != nil {
 		dir = s.folder.Dir()
 	}
-	total, free, available := diskUsage(dir)
+	total, free, available := media.DiskUsage(dir)
 	used := total - free
 	percent := 0.0
 	if total > 0 {
