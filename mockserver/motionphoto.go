@@ -88,7 +88,7 @@ func (s *server) keepMotionVideo(up *upload, res store.Upload) {
 		s.log.Error("upload", "error", fmt.Errorf("the motion photo's video: %w", err))
 		return
 	}
-	s.pictureJobs.add(res.LiveVideoID)
+	s.pictureJobs.Add(res.LiveVideoID)
 }
 
 // findMotionVideo is where the video of a motion photo lies in its file,

@@ -118,7 +118,7 @@ type server struct {
 	pictures                 *media.PictureCache
 	profiles                 *profileImages
 	folder                   *media.Folder // the media folder; nil: uploads are not kept
-	pictureJobs              *pictureJobs
+	pictureJobs              *media.PictureJobs
 	posters                  sync.Map // [2]int{w, h} of the preview → *poster
 
 	live *live.Hub // the live-event connections (socket.io)
@@ -146,7 +146,7 @@ func New(cfg Config) (*Server, error) {
 // and refuses live-event connections.
 func (m *Server) Close() error {
 	if m.s.pictureJobs != nil {
-		m.s.pictureJobs.close()
+		m.s.pictureJobs.Close()
 	}
 	m.s.live.Close()
 	return nil
@@ -196,7 +196,7 @@ func newServer(cfg Config) (*server, error) {
 		if !cfg.MediaDirTemporary {
 			st.SetMediaDir(s.folder.Dir())
 		}
-		s.pictureJobs = startPictureJobs(pictureWorkers, s.log, s.makePicturesThenTell)
+		s.pictureJobs = media.StartPictureJobs(media.PictureWorkers, s.log, s.makePicturesThenTell)
 	}
 	s.profiles = newProfileImages(s.folder)
 	s.routes()

@@ -125,7 +125,7 @@ func (s *server) keepFile(f *media.Arriving, id string) bool {
 		s.log.Error("upload", "error", err)
 		return false
 	}
-	return s.pictureJobs.add(id)
+	return s.pictureJobs.Add(id)
 }
 
 // errTooManyFiles is the answer to an upload, or a profile image, while

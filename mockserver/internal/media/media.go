@@ -39,7 +39,7 @@ type Folder struct {
 	// open holds a place for each client writing a file (an upload's, a
 	// profile image), so that clients never hold every descriptor
 	// (the mock's DefaultMaxUploadFiles). The picture workers write
-	// without one: there are few of them.
+	// without one: there are PictureWorkers of them.
 	open chan struct{}
 
 	mu    sync.Mutex
