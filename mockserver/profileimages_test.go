@@ -154,7 +154,7 @@ func TestProfileImageBurstIsWrittenAsItArrives(t *testing.T) {
 }
 
 // TestProfileImagesBeingReadCountAgainstTheRoomHeld: without a media
-// folder, images are held in memory within maxProfileImagesHeld, and
+// folder, images are held in memory within media.MaxProfileImagesHeld, and
 // those being read take their room as they start: four stalled images of
 // 16 MiB leave no room for a fifth of 64 KiB, until they are gone.
 func TestProfileImagesBeingReadCountAgainstTheRoomHeld(t *testing.T) {

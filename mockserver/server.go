@@ -116,7 +116,7 @@ type server struct {
 	archivePace              pace         // zero: writeBase and minWriteRate (downloads.go)
 	painters                 painters     // the pictures being painted (large.go)
 	pictures                 *media.PictureCache
-	profiles                 *profileImages
+	profiles                 *media.ProfileImages
 	folder                   *media.Folder // the media folder; nil: uploads are not kept
 	pictureJobs              *media.PictureJobs
 	posters                  sync.Map // [2]int{w, h} of the preview → *poster
@@ -198,7 +198,7 @@ func newServer(cfg Config) (*server, error) {
 		}
 		s.pictureJobs = media.StartPictureJobs(media.PictureWorkers, s.log, s.makePicturesThenTell)
 	}
-	s.profiles = newProfileImages(s.folder)
+	s.profiles = media.NewProfileImages(s.folder)
 	s.routes()
 	s.mux.HandleFunc("/", unknownRoute)
 	return s, nil
