@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/mediaspec/mediaspec/mockserver/internal/media"
 	"github.com/mediaspec/mediaspec/mockserver/internal/store"
 	"github.com/mediaspec/mediaspec/mockserver/model"
 	"github.com/mediaspec/mediaspec/mockserver/pictures"
@@ -103,7 +104,7 @@ func (s *server) painted(ctx context.Context, src pictureSource, kind pictureKin
 		}
 	}
 	key := fmt.Sprintf("%s/%s/%d", src.id, src.checksum, kind)
-	if body, ok := s.pictures.get(key); ok {
+	if body, ok := s.pictures.Get(key); ok {
 		return body, contentType, nil
 	}
 	slots := s.painters.slots(kind)
@@ -111,7 +112,7 @@ func (s *server) painted(ctx context.Context, src pictureSource, kind pictureKin
 		return nil, "", errPaintersBusy
 	}
 	defer slots.release()
-	if body, ok := s.pictures.get(key); ok {
+	if body, ok := s.pictures.Get(key); ok {
 		return body, contentType, nil // painted for another while this one waited
 	}
 	w, h := src.w, src.h
@@ -129,7 +130,7 @@ func (s *server) painted(ctx context.Context, src pictureSource, kind pictureKin
 	if err != nil {
 		return nil, "", err
 	}
-	s.pictures.put(key, body)
+	s.pictures.Put(key, body)
 	return body, contentType, nil
 }
 
@@ -152,14 +153,14 @@ func (s *server) serveKept(w http.ResponseWriter, r *http.Request, src pictureSo
 		// picture would find the asset without its thumbhash.
 		return false
 	}
-	blob, contentType := blobThumb, "image/webp"
+	blob, contentType := media.Thumb, "image/webp"
 	switch kind {
 	case kindPreview:
-		blob, contentType = blobPreview, "image/jpeg"
+		blob, contentType = media.Preview, "image/jpeg"
 	case kindOriginal:
-		blob, contentType = blobOriginal, originalType(src.name)
+		blob, contentType = media.Original, originalType(src.name)
 	}
-	f, kept, ok := s.media.read(blob, src.id)
+	f, kept, ok := s.folder.Open(blob, src.id)
 	if !ok {
 		return false
 	}

@@ -169,7 +169,7 @@ func TestEverySeededPictureIsServed(t *testing.T) {
 		rep := do(t, newRequest(t, http.MethodGet, srv.URL+"/api/asset/thumbnail/"+a.ID, nil, "x-api-key", keyAlice))
 		img := decodeImage(t, rep)
 		assert.Equal(t, 250, min(img.Bounds().Dx(), img.Bounds().Dy()), "asset %s", a.ID)
-		assert.LessOrEqual(t, s.pictures.bytes(), int64(bound))
+		assert.LessOrEqual(t, s.pictures.Bytes(), int64(bound))
 		served++
 	}
 	assert.Equal(t, 15, served)

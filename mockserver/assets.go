@@ -131,7 +131,7 @@ func (s *server) picture(file bool) operation {
 		case src.download:
 			kind = kindOriginal
 		}
-		if s.media != nil && s.serveKept(c.w, c.r, src, kind) {
+		if s.folder != nil && s.serveKept(c.w, c.r, src, kind) {
 			return nil
 		}
 		if src.thumbhash == nil {

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/mediaspec/mediaspec/mockserver/internal/dto"
+	"github.com/mediaspec/mediaspec/mockserver/internal/media"
 	"github.com/mediaspec/mediaspec/mockserver/internal/store"
 	"github.com/mediaspec/mediaspec/mockserver/model"
 	"github.com/mediaspec/mediaspec/mockserver/thumbhash"
@@ -114,9 +115,9 @@ func lowerIDs(ids []string) []string {
 
 // original is where an asset's original comes from.
 type original struct {
-	kept     *keptFile     // the uploaded file, open until closed; nil: painted
-	src      pictureSource // what the picture is painted from
-	modified time.Time     // the file's time: the asset's fileModifiedAt
+	kept     *media.KeptFile // the uploaded file, open until closed; nil: painted
+	src      pictureSource   // what the picture is painted from
+	modified time.Time       // the file's time: the asset's fileModifiedAt
 }
 
 // close lets the kept file go.
@@ -129,8 +130,8 @@ func (o original) close() {
 // originalOf is where a's original comes from.
 func (s *server) originalOf(a *model.AssetRecord) original {
 	o := original{modified: a.FileModifiedAt.Time}
-	if s.media != nil {
-		if f, _, ok := s.media.read(blobOriginal, a.ID); ok {
+	if s.folder != nil {
+		if f, _, ok := s.folder.Open(media.Original, a.ID); ok {
 			o.kept = f
 			return o
 		}

@@ -12,6 +12,8 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/mediaspec/mediaspec/mockserver/internal/media"
 )
 
 // BenchmarkArchive streams a zip of 20 uploaded files of 8 MiB (160 MiB)
@@ -74,7 +76,7 @@ func BenchmarkArchive(b *testing.B) {
 		b.SetBytes(files * size)
 		for b.Loop() {
 			for _, id := range ids {
-				f, _, ok := h.s.media.read(blobOriginal, id)
+				f, _, ok := h.s.folder.Open(media.Original, id)
 				require.True(b, ok)
 				_, err := io.CopyBuffer(io.Discard, struct{ io.Reader }{f}, buf)
 				require.NoError(b, err)

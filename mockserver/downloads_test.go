@@ -19,6 +19,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/mediaspec/mediaspec/mockserver/internal/media"
 	"github.com/mediaspec/mediaspec/mockserver/internal/store"
 	"github.com/mediaspec/mediaspec/mockserver/internal/store/storetest"
 	"github.com/mediaspec/mediaspec/spec"
@@ -414,7 +415,7 @@ func TestArchiveMemoryDoesNotGrowWithSize(t *testing.T) {
 	allocated := func(fileSize int64) uint64 {
 		entries := make([]archiveEntry, 8)
 		for i := range entries {
-			entries[i] = archiveEntry{name: fmt.Sprintf("VID_%04d.mp4", i), original: original{kept: &keptFile{SectionReader: io.NewSectionReader(zeros{}, 0, fileSize)}, modified: time.Unix(0, 0)}}
+			entries[i] = archiveEntry{name: fmt.Sprintf("VID_%04d.mp4", i), original: original{kept: &media.KeptFile{SectionReader: io.NewSectionReader(zeros{}, 0, fileSize)}, modified: time.Unix(0, 0)}}
 		}
 		var before, after runtime.MemStats
 		runtime.GC()

@@ -9,6 +9,7 @@ import (
 	"strconv"
 
 	"github.com/mediaspec/mediaspec/mockserver/exif"
+	"github.com/mediaspec/mediaspec/mockserver/internal/media"
 	"github.com/mediaspec/mediaspec/mockserver/internal/store"
 	"github.com/mediaspec/mediaspec/mockserver/mp4"
 )
@@ -36,7 +37,7 @@ const motionVideoName = "motion.mp4"
 // kept is an upload's file as it was written to the media folder, read in
 // place; nil without a media folder.
 func (up *upload) kept(f *filePart) *io.SectionReader {
-	var a *arriving
+	var a *media.Arriving
 	switch f {
 	case up.asset:
 		a = up.assetFile
@@ -46,7 +47,7 @@ func (up *upload) kept(f *filePart) *io.SectionReader {
 	if a == nil {
 		return nil
 	}
-	return io.NewSectionReader(a.p.f, a.off, a.n)
+	return a.Written()
 }
 
 // readMotionVideo finds the video a still carries, if any, and makes it
@@ -80,32 +81,14 @@ func (up *upload) readMotionVideo(f *filePart) {
 // pictures.
 func (s *server) keepMotionVideo(up *upload, res store.Upload) {
 	m := up.motion
-	if m == nil || s.media == nil || res.Duplicate || res.LiveVideoID == "" || s.media.has(blobOriginal, res.LiveVideoID) {
+	if m == nil || s.folder == nil || res.Duplicate || res.LiveVideoID == "" || s.folder.Has(media.Original, res.LiveVideoID) {
 		return
 	}
-	if err := s.media.section(blobOriginal, res.LiveVideoID, res.ID, m.off, m.size); err != nil {
+	if err := s.folder.Section(media.Original, res.LiveVideoID, res.ID, m.off, m.size); err != nil {
 		s.log.Error("upload", "error", fmt.Errorf("the motion photo's video: %w", err))
 		return
 	}
-	s.pictureJobs.add(res.LiveVideoID)
-}
-
-// section makes the bytes [off, off+size) of from's blob of kind the blob
-// of kind for key.
-func (m *media) section(kind blobKind, key, from string, off, size int64) error {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	b, ok := m.blobs[blobKey{kind, from}]
-	if !ok || off < 0 || size < 0 || off+size > b.size {
-		return fmt.Errorf("no %c blob of %s holding %d bytes at %d", kind, from, size, off)
-	}
-	b.off += off
-	b.size = size
-	if err := m.writeLine(kind, key, b); err != nil {
-		return err
-	}
-	m.blobs[blobKey{kind, key}] = b
-	return nil
+	s.pictureJobs.Add(res.LiveVideoID)
 }
 
 // findMotionVideo is where the video of a motion photo lies in its file,

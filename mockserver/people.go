@@ -208,12 +208,12 @@ func (s *server) personThumbnail(c *call) error {
 		return errNoThumbnail
 	}
 	key := "person/" + p.ID
-	body, ok := s.pictures.get(key)
+	body, ok := s.pictures.Get(key)
 	if !ok {
 		if body, err = pictures.JPEG(pictures.Portrait(p.ID, personColor(p.ID))); err != nil {
 			return fmt.Errorf("painting the picture of person %s: %w", p.ID, err)
 		}
-		s.pictures.put(key, body)
+		s.pictures.Put(key, body)
 	}
 	h := c.w.Header()
 	h.Set("Cache-Control", "private, no-cache, no-transform")

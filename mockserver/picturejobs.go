@@ -5,94 +5,22 @@ import (
 	"encoding/base64"
 	"fmt"
 	"image"
-	"log/slog"
 	"path"
 	"strconv"
 	"strings"
 	"sync"
 
 	"github.com/mediaspec/mediaspec/mockserver/exif"
+	"github.com/mediaspec/mediaspec/mockserver/internal/media"
 	"github.com/mediaspec/mediaspec/mockserver/internal/store"
 	"github.com/mediaspec/mediaspec/mockserver/model"
 	"github.com/mediaspec/mediaspec/mockserver/mp4"
 	"github.com/mediaspec/mediaspec/mockserver/pictures"
 )
 
-// Pictures of uploads are made as the reference makes them: after the
-// upload has been answered, by a few workers, so that an upload answers as
-// fast as it did. A thumbnail asked for before it is made answers the
-// reference's 404; it is there milliseconds later (a 12 MP JPEG: about
-// half a second).
-const (
-	pictureWorkers = 2
-	pictureQueue   = 10_000
-)
-
-// pictureJobs is the queue of uploads whose pictures are to be made.
-type pictureJobs struct {
-	queue chan string
-	log   *slog.Logger
-	wg    sync.WaitGroup
-
-	mu     sync.Mutex
-	closed bool
-}
-
-func startPictureJobs(workers int, log *slog.Logger, do func(id string) error) *pictureJobs {
-	j := &pictureJobs{queue: make(chan string, pictureQueue), log: log}
-	for range workers {
-		j.wg.Go(func() {
-			for id := range j.queue {
-				if err := safely(do, id); err != nil {
-					log.Error("making pictures", "asset", id, "error", err)
-				}
-			}
-		})
-	}
-	return j
-}
-
-// safely runs do, a panic of which (a decoder's or encoder's bug, on a file
-// a client sent) is an error of that upload, never the mock's end.
-func safely(do func(id string) error, id string) (err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			err = fmt.Errorf("making its pictures panicked: %v", r)
-		}
-	}()
-	return do(id)
-}
-
-// add queues an upload, and says whether it did; with the queue full, its
-// pictures are not made (they answer 404, as the reference's do when its
-// jobs fail), and the log says so. Once the queue is closed, nothing is
-// queued.
-func (j *pictureJobs) add(id string) bool {
-	j.mu.Lock()
-	defer j.mu.Unlock()
-	if j.closed {
-		return false
-	}
-	select {
-	case j.queue <- id:
-		return true
-	default:
-		j.log.Warn("making pictures", "asset", id, "error", "the queue is full; its pictures will not be made")
-		return false
-	}
-}
-
-// close stops the workers once the queued pictures are made, and waits
-// for them: the media folder may then be removed.
-func (j *pictureJobs) close() {
-	j.mu.Lock()
-	if !j.closed {
-		j.closed = true
-		close(j.queue)
-	}
-	j.mu.Unlock()
-	j.wg.Wait()
-}
+// The pictures of uploads are made by the workers of media.PictureJobs,
+// after the upload has been answered; what each does, through
+// makePicturesThenTell (live.go), is makeUploadPictures.
 
 // makeUploadPictures makes an upload's thumbnail and preview from its
 // original (or the JPEG preview a RAW or HEIC file embeds), upright as its
@@ -135,10 +63,10 @@ func (s *server) makeUploadPictures(id string) error {
 	if err != nil {
 		return err
 	}
-	if err := s.media.put(blobThumb, id, thumb); err != nil {
+	if err := s.folder.Put(media.Thumb, id, thumb); err != nil {
 		return fmt.Errorf("the thumbnail: %w", err)
 	}
-	if err := s.media.put(blobPreview, id, preview); err != nil {
+	if err := s.folder.Put(media.Preview, id, preview); err != nil {
 		return fmt.Errorf("the preview: %w", err)
 	}
 	return s.setPictures(id, base64.StdEncoding.EncodeToString(pictures.Hash(thumbImg)))
@@ -171,19 +99,19 @@ func (s *server) posterPictures(id string, w, h int) error {
 			p.err = err
 			return
 		}
-		p.key = posterKey(pw, ph)
+		p.key = media.PosterKey(pw, ph)
 		p.hash = base64.StdEncoding.EncodeToString(hash)
-		if p.err = s.media.put(blobThumb, p.key, thumb); p.err == nil {
-			p.err = s.media.put(blobPreview, p.key, preview)
+		if p.err = s.folder.Put(media.Thumb, p.key, thumb); p.err == nil {
+			p.err = s.folder.Put(media.Preview, p.key, preview)
 		}
 	})
 	if p.err != nil {
 		return fmt.Errorf("the poster: %w", p.err)
 	}
-	if err := s.media.alias(blobThumb, id, p.key); err != nil {
+	if err := s.folder.Alias(media.Thumb, id, p.key); err != nil {
 		return fmt.Errorf("the thumbnail: %w", err)
 	}
-	if err := s.media.alias(blobPreview, id, p.key); err != nil {
+	if err := s.folder.Alias(media.Preview, id, p.key); err != nil {
 		return fmt.Errorf("the preview: %w", err)
 	}
 	return s.setPictures(id, p.hash)
@@ -207,7 +135,7 @@ func (s *server) decodeOriginal(id string, a model.AssetRecord) (img image.Image
 			orientation, _ = strconv.Atoi(*x.Orientation)
 		}
 	}
-	f, _, ok := s.media.read(blobOriginal, id)
+	f, _, ok := s.folder.Open(media.Original, id)
 	if !ok {
 		return nil, w, h
 	}

@@ -12,6 +12,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/mediaspec/mediaspec/mockserver/internal/media"
 )
 
 // stalledImage is a profile image whose client stops before the last
@@ -129,13 +131,13 @@ func TestProfileImageBurstIsWrittenAsItArrives(t *testing.T) {
 		last = s.finish()
 		require.Equal(t, http.StatusCreated, last.status, "%s", last.body)
 	}
-	assert.LessOrEqual(t, openPacks(t, dir), maxIdlePacks, "the writers' packs are closed")
+	assert.LessOrEqual(t, openPacks(t, dir), media.MaxIdlePacks, "the writers' packs are closed")
 	got := do(t, newRequest(t, http.MethodGet, srv.URL+"/api/users/"+bobID+"/profile-image", nil, "x-api-key", keyAlice))
 	require.Equal(t, http.StatusOK, got.status)
 	assert.Equal(t, bytes.Repeat([]byte{0xab}, size), got.body)
-	assert.LessOrEqual(t, openPacks(t, dir), maxIdlePacks, "the reader's pack is let go")
+	assert.LessOrEqual(t, openPacks(t, dir), media.MaxIdlePacks, "the reader's pack is let go")
 
-	kept := len(indexed(dir, blobProfile))
+	kept := len(indexed(dir, media.Profile))
 	var twice bytes.Buffer
 	mw := multipart.NewWriter(&twice)
 	for range 2 {
@@ -147,12 +149,12 @@ func TestProfileImageBurstIsWrittenAsItArrives(t *testing.T) {
 	require.NoError(t, mw.Close())
 	requireError(t, do(t, newRequest(t, http.MethodPost, srv.URL+"/api/users/profile-image", &twice, "Content-Type", mw.FormDataContentType(), "x-api-key", keyBob)), 400, "Unexpected field")
 	requireError(t, postProfileImage(t, srv, keyBob, "file", "me.jpg", make([]byte, maxProfileImage+1)), 413, "A profile image is at most 16777216 bytes")
-	assert.Len(t, indexed(dir, blobProfile), kept, "a refused image is not kept")
-	assert.LessOrEqual(t, openPacks(t, dir), maxIdlePacks)
+	assert.Len(t, indexed(dir, media.Profile), kept, "a refused image is not kept")
+	assert.LessOrEqual(t, openPacks(t, dir), media.MaxIdlePacks)
 }
 
 // TestProfileImagesBeingReadCountAgainstTheRoomHeld: without a media
-// folder, images are held in memory within maxProfileImagesHeld, and
+// folder, images are held in memory within media.MaxProfileImagesHeld, and
 // those being read take their room as they start: four stalled images of
 // 16 MiB leave no room for a fifth of 64 KiB, until they are gone.
 func TestProfileImagesBeingReadCountAgainstTheRoomHeld(t *testing.T) {

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/mediaspec/mediaspec/mockserver/internal/live"
+	"github.com/mediaspec/mediaspec/mockserver/internal/media"
 	"github.com/mediaspec/mediaspec/mockserver/internal/store"
 	"github.com/mediaspec/mediaspec/mockserver/model"
 	"github.com/mediaspec/mediaspec/mockserver/pictures"
@@ -25,6 +26,9 @@ const DefaultChecksumHeader = "x-service-checksum"
 
 // DefaultMaxMadeRecords is the default of Config.MaxMadeRecords.
 const DefaultMaxMadeRecords = store.MaxMadeRecords
+
+// DefaultThumbnailCache is the default bound of the picture cache, in bytes.
+const DefaultThumbnailCache = media.DefaultPictureCache
 
 // Config is what a mock server is made of.
 type Config struct {
@@ -111,10 +115,10 @@ type server struct {
 	archives                 largeAnswers // the archives being written (downloads.go)
 	archivePace              pace         // zero: writeBase and minWriteRate (downloads.go)
 	painters                 painters     // the pictures being painted (large.go)
-	pictures                 *pictureCache
-	profiles                 *profileImages
-	media                    *media // nil: uploads are not kept
-	pictureJobs              *pictureJobs
+	pictures                 *media.PictureCache
+	profiles                 *media.ProfileImages
+	folder                   *media.Folder // the media folder; nil: uploads are not kept
+	pictureJobs              *media.PictureJobs
 	posters                  sync.Map // [2]int{w, h} of the preview → *poster
 
 	live *live.Hub // the live-event connections (socket.io)
@@ -142,7 +146,7 @@ func New(cfg Config) (*Server, error) {
 // and refuses live-event connections.
 func (m *Server) Close() error {
 	if m.s.pictureJobs != nil {
-		m.s.pictureJobs.close()
+		m.s.pictureJobs.Close()
 	}
 	m.s.live.Close()
 	return nil
@@ -179,21 +183,39 @@ func newServer(cfg Config) (*server, error) {
 	s.datasets = make(largeAnswers, maxDatasetAnswers)
 	s.archives = make(largeAnswers, maxArchives)
 	s.painters = newPainters(paintSlots())
-	s.pictures = newPictureCache(cmp.Or(cfg.ThumbnailCache, DefaultThumbnailCache))
+	s.pictures = media.NewPictureCache(cmp.Or(cfg.ThumbnailCache, DefaultThumbnailCache))
 	s.live = s.newLiveHub()
 	if cfg.MediaDir != "" {
-		if s.media, err = openMedia(cfg.MediaDir, cfg.MaxUploadFiles); err != nil {
+		maxFiles := cfg.MaxUploadFiles
+		if maxFiles <= 0 {
+			maxFiles = DefaultMaxUploadFiles()
+		}
+		if s.folder, err = media.Open(cfg.MediaDir, maxFiles); err != nil {
 			return nil, fmt.Errorf("mockserver: %w", err)
 		}
 		if !cfg.MediaDirTemporary {
-			st.SetMediaDir(s.media.dir)
+			st.SetMediaDir(s.folder.Dir())
 		}
-		s.pictureJobs = startPictureJobs(pictureWorkers, s.log, s.makePicturesThenTell)
+		s.pictureJobs = media.StartPictureJobs(media.PictureWorkers, s.log, s.makePicturesThenTell)
 	}
-	s.profiles = newProfileImages(s.media)
+	s.profiles = media.NewProfileImages(s.folder)
 	s.routes()
 	s.mux.HandleFunc("/", unknownRoute)
 	return s, nil
+}
+
+// DefaultMaxUploadFiles is how many uploads and profile images may be
+// writing their files at once: half the tenth of the process's file
+// descriptors that DefaultMaxConnections leaves beside the connections;
+// 512 where the limit cannot be read. One more is answered 503 before it
+// takes a pack, and the mock never runs out of descriptors, whatever its
+// clients do.
+func DefaultMaxUploadFiles() int {
+	n, ok := fileLimit()
+	if !ok {
+		return 512
+	}
+	return int(max(16, min(n/10, 10_000)/2))
 }
 
 // DefaultMaxListedAssets is the bound of the assets one user's listing

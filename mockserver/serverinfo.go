@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/mediaspec/mediaspec/mockserver/internal/media"
 	"github.com/mediaspec/mediaspec/mockserver/internal/store"
 	"github.com/mediaspec/mediaspec/mockserver/model"
 )
@@ -122,10 +123,10 @@ func (s *server) customCSS(c *call) error {
 // units.
 func (s *server) serverStorage(c *call) error {
 	dir := "."
-	if s.media != nil {
-		dir = s.media.dir
+	if s.folder != nil {
+		dir = s.folder.Dir()
 	}
-	total, free, available := diskUsage(dir)
+	total, free, available := media.DiskUsage(dir)
 	used := total - free
 	percent := 0.0
 	if total > 0 {

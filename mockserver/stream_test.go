@@ -14,6 +14,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/mediaspec/mediaspec/mockserver/internal/media"
 )
 
 // patternReader yields n bytes of a fixed pattern without holding them. It
@@ -102,5 +104,5 @@ func TestUploadStreamsLargeFiles(t *testing.T) {
 	assets := listAssets(t, srv, keyAlice)
 	assert.Equal(t, base64.StdEncoding.EncodeToString(want.Sum(nil)), assets[0].Checksum)
 	assert.EqualValues(t, size, *assets[0].ExifInfo.FileSizeInByte)
-	assert.EqualValues(t, size, indexed(dir, blobOriginal)[assets[0].ID], "the whole file is kept")
+	assert.EqualValues(t, size, indexed(dir, media.Original)[assets[0].ID], "the whole file is kept")
 }

@@ -26,6 +26,7 @@ import (
 	"github.com/mediaspec/mediaspec/mockserver/exif"
 	"github.com/mediaspec/mediaspec/mockserver/internal/dto"
 	"github.com/mediaspec/mediaspec/mockserver/internal/formdata"
+	"github.com/mediaspec/mediaspec/mockserver/internal/media"
 	"github.com/mediaspec/mediaspec/mockserver/internal/store"
 	"github.com/mediaspec/mediaspec/mockserver/model"
 	"github.com/mediaspec/mediaspec/mockserver/mp4"
@@ -69,13 +70,13 @@ func (s *server) upload(c *call) error {
 	defer s.uploadBuffers.put(bufs)
 	held := s.held.reserve()
 	defer held.release()
-	up, err := readUpload(r, bufs, s.media, held)
+	up, err := readUpload(r, bufs, s.folder, held)
 	if up != nil {
 		// Kept by now if the upload made a new asset; else no one's.
 		defer func() {
-			for _, f := range []*arriving{up.assetFile, up.liveFile} {
+			for _, f := range []*media.Arriving{up.assetFile, up.liveFile} {
 				if f != nil {
-					f.drop()
+					f.Drop()
 				}
 			}
 		}()
@@ -101,10 +102,10 @@ func (s *server) upload(c *call) error {
 	picturesQueued := false // and on_upload_success sent once they are made
 	if res.Duplicate {
 		status = http.StatusOK
-	} else if s.media != nil {
+	} else if s.folder != nil {
 		picturesQueued = s.keepFile(up.assetFile, res.ID)
 		s.keepMotionVideo(up, res)
-		if up.liveFile != nil && res.LiveVideoID != "" && !s.media.has(blobOriginal, res.LiveVideoID) {
+		if up.liveFile != nil && res.LiveVideoID != "" && !s.folder.Has(media.Original, res.LiveVideoID) {
 			s.keepFile(up.liveFile, res.LiveVideoID)
 		}
 	}
@@ -119,12 +120,27 @@ func (s *server) upload(c *call) error {
 // queues its pictures; it says whether they were queued. Where it cannot
 // be kept, the asset stands and its pictures answer 404, as the
 // reference's do when their making fails.
-func (s *server) keepFile(f *arriving, id string) bool {
-	if err := f.keep(blobOriginal, id); err != nil {
+func (s *server) keepFile(f *media.Arriving, id string) bool {
+	if err := f.Keep(media.Original, id); err != nil {
 		s.log.Error("upload", "error", err)
 		return false
 	}
-	return s.pictureJobs.add(id)
+	return s.pictureJobs.Add(id)
+}
+
+// errTooManyFiles is the answer to an upload, or a profile image, while
+// every place for a file is taken.
+var errTooManyFiles = errorf(http.StatusServiceUnavailable, "Too many uploads are arriving at once; try again in a moment")
+
+// incoming is a new file in the media folder for a client's upload or
+// profile image (media.Folder.Incoming): errTooManyFiles while every place
+// for one is taken.
+func incoming(m *media.Folder) (*media.Arriving, error) {
+	f, err := m.Incoming()
+	if errors.Is(err, media.ErrTooManyFiles) {
+		return nil, errTooManyFiles
+	}
+	return f, err
 }
 
 // uploadAnswer is the JSON of an upload's answer, as json.Marshal writes
@@ -182,7 +198,7 @@ type upload struct {
 
 	// assetFile is assetData arrived in the media folder (nil where none
 	// is kept), and liveFile livePhotoData; each is kept or dropped.
-	assetFile, liveFile *arriving
+	assetFile, liveFile *media.Arriving
 	motion              *motionVideo // the video a motion photo carries (motionphoto.go)
 }
 
@@ -260,7 +276,7 @@ func (p *bufferPool) put(b *uploadBuffers) {
 // upload's assetData head lives in bufs until they are reused. What it
 // keeps of the parts (the fields, the heads of its files) is set aside in
 // held as it grows: past the room there is, it stops with errNoRoom.
-func readUpload(r *http.Request, bufs *uploadBuffers, m *media, held *reservation) (*upload, error) {
+func readUpload(r *http.Request, bufs *uploadBuffers, m *media.Folder, held *reservation) (*upload, error) {
 	bufs.read.Reset(r.Body)
 	defer bufs.read.Reset(nil)
 	mr, err := multipartReader(r.Header.Get("Content-Type"), bufs.read)
@@ -398,7 +414,7 @@ func readBounded(r io.Reader, b []byte, limit int, held *reservation) (_ []byte,
 
 // readFile hashes a file part, checking first that its name and type are
 // ones the upload takes.
-func (up *upload) readFile(part *formdata.Part, bufs *uploadBuffers, m *media) error {
+func (up *upload) readFile(part *formdata.Part, bufs *uploadBuffers, m *media.Folder) error {
 	var slot **filePart
 	var allowed func(ext string) bool
 	sink := &bufs.sink
@@ -434,7 +450,7 @@ func (up *upload) readFile(part *formdata.Part, bufs *uploadBuffers, m *media) e
 		// Its movie header may come after the media: read as it passes.
 		sink.video = &mp4.Scanner{SkipCover: true}
 	}
-	kept := (**arriving)(nil) // where the file arrives in the media folder
+	kept := (**media.Arriving)(nil) // where the file arrives in the media folder
 	switch {
 	case m == nil:
 	case slot == &up.asset:
@@ -443,7 +459,7 @@ func (up *upload) readFile(part *formdata.Part, bufs *uploadBuffers, m *media) e
 		kept = &up.liveFile
 	}
 	if kept != nil {
-		f, err := m.incoming()
+		f, err := incoming(m)
 		if err != nil {
 			return err
 		}

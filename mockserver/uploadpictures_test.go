@@ -5,6 +5,7 @@ import (
 	"crypto/sha1"
 	"encoding/base64"
 	"encoding/binary"
+	"fmt"
 	"hash/crc32"
 	"image"
 	"image/color"
@@ -25,6 +26,7 @@ import (
 	"golang.org/x/image/webp"
 
 	"github.com/mediaspec/mediaspec/fixtures"
+	"github.com/mediaspec/mediaspec/mockserver/internal/media"
 	"github.com/mediaspec/mediaspec/mockserver/pictures"
 )
 
@@ -110,13 +112,13 @@ func TestUploadKeepsItsBytesAndGetsPictures(t *testing.T) {
 	}, 10*time.Second, 20*time.Millisecond)
 	assert.Equal(t, base64.StdEncoding.EncodeToString(sum[:]), asset.Checksum)
 	assert.NotNil(t, asset.Thumbhash)
-	assert.Contains(t, indexed(dir, blobOriginal), res.ID)
+	assert.Contains(t, indexed(dir, media.Original), res.ID)
 }
 
 // indexed are the keys of the blobs of kind a media folder's index names,
 // with their sizes. It may run beside the test, in require.Eventually: an
 // unreadable index names none.
-func indexed(dir string, kind blobKind) map[string]int64 {
+func indexed(dir string, kind media.Kind) map[string]int64 {
 	b, _ := os.ReadFile(filepath.Join(dir, "blobs.index"))
 	keys := map[string]int64{}
 	for line := range strings.Lines(string(b)) {
@@ -136,6 +138,24 @@ func packBytes(dir string) int64 {
 	for _, e := range entries {
 		if info, err := e.Info(); err == nil {
 			n += info.Size()
+		}
+	}
+	return n
+}
+
+// openPacks is how many of the process's file descriptors are pack files
+// of the media folder dir, as Linux's /proc lists them.
+func openPacks(t *testing.T, dir string) int {
+	t.Helper()
+	fds, err := os.ReadDir("/proc/self/fd")
+	if err != nil {
+		t.Skip("no /proc/self/fd to count file descriptors in")
+	}
+	packs := filepath.Join(dir, "packs") + string(filepath.Separator)
+	n := 0
+	for _, fd := range fds {
+		if target, err := os.Readlink("/proc/self/fd/" + fd.Name()); err == nil && strings.HasPrefix(target, packs) {
+			n++
 		}
 	}
 	return n
@@ -202,10 +222,10 @@ func TestRefusedAndDuplicateUploadsKeepNoFile(t *testing.T) {
 		rep = do(t, uploadRequest(t, srv, validForm("").onlyFields().without("deviceId").withFile("assetData", "c.jpg", content+"x"), keyAlice))
 		require.Equal(t, http.StatusBadRequest, rep.status)
 	}
-	assert.Len(t, indexed(dir, blobOriginal), 1)
-	waitForPicture(t, srv, "/api/asset/thumbnail/"+indexedKey(indexed(dir, blobOriginal)))
-	thumbs := indexed(dir, blobThumb)
-	previews := indexed(dir, blobPreview)
+	assert.Len(t, indexed(dir, media.Original), 1)
+	waitForPicture(t, srv, "/api/asset/thumbnail/"+indexedKey(indexed(dir, media.Original)))
+	thumbs := indexed(dir, media.Thumb)
+	previews := indexed(dir, media.Preview)
 	kept := int64(len(content))
 	for _, n := range thumbs {
 		kept += n
@@ -222,33 +242,6 @@ func indexedKey(keys map[string]int64) string {
 		return k
 	}
 	return ""
-}
-
-// TestReusedMediaFolderStartsClean: a file a mock that stopped left half
-// written belongs to no asset; a mock that reuses the folder writes over
-// it, and keeps the blobs its index names.
-func TestReusedMediaFolderStartsClean(t *testing.T) {
-	dir := t.TempDir()
-	m, err := openMedia(dir, 0)
-	require.NoError(t, err)
-	require.NoError(t, m.put(blobOriginal, "kept", []byte("an original")))
-	half, err := m.incoming()
-	require.NoError(t, err)
-	_, err = half.Write([]byte("half of a file, then the mock stopped"))
-	require.NoError(t, err)
-
-	again, err := openMedia(dir, 0)
-	require.NoError(t, err)
-	r, _, ok := again.read(blobOriginal, "kept")
-	require.True(t, ok)
-	kept, err := io.ReadAll(r)
-	require.NoError(t, err)
-	assert.Equal(t, "an original", string(kept))
-	assert.Len(t, indexed(dir, blobOriginal), 1, "the half-written file is no blob")
-	next, err := again.incoming()
-	require.NoError(t, err)
-	assert.EqualValues(t, len("an original"), next.off, "the next file writes over the half-written one")
-	next.drop()
 }
 
 // TestRawUploadShowsItsEmbeddedPreview: a RAW file Go cannot decode gets
@@ -350,7 +343,7 @@ func TestLivePhotoVideoIsKept(t *testing.T) {
 	assert.Equal(t, video, upload("IMG_4023.JPG", testJPEG(t, 64, 48)), "the same video")
 	orig = do(t, newRequest(t, http.MethodGet, srv.URL+"/api/asset/file/"+video, nil, "x-api-key", keyAlice))
 	assert.Equal(t, clip, orig.body)
-	assert.Len(t, indexed(dir, blobOriginal), 3, "two stills and one video")
+	assert.Len(t, indexed(dir, media.Original), 3, "two stills and one video")
 }
 
 // mp4Box is an MP4 box of type typ around content.
@@ -374,7 +367,7 @@ func TestCloseWaitsForThePictures(t *testing.T) {
 	rep.json(t, &res)
 
 	h.Close()
-	assert.Contains(t, indexed(dir, blobThumb), res.ID, "the queued thumbnail was made before Close returned")
+	assert.Contains(t, indexed(dir, media.Thumb), res.ID, "the queued thumbnail was made before Close returned")
 	rep = do(t, uploadRequest(t, srv, validForm("").onlyFields().withFile("assetData", "IMG_0101.jpg", string(testJPEG(t, 32, 24))), keyAlice))
 	assert.Equal(t, http.StatusCreated, rep.status, "%s", rep.body)
 	h.Close() // twice is no harm
@@ -440,4 +433,52 @@ func TestAOnePixelUploadGetsItsPictures(t *testing.T) {
 	thumb, err := webp.Decode(bytes.NewReader(waitForPicture(t, srv, "/api/asset/thumbnail/"+res.ID).body))
 	require.NoError(t, err)
 	assert.Equal(t, image.Rect(0, 0, 1, 1), thumb.Bounds(), "never enlarged")
+}
+
+// TestEveryReaderLetsItsPackGo: eight uploads arriving at once are kept
+// in eight packs; once their pictures are made (each original read), and
+// every answer that reads a kept file has been given (thumbnail, preview,
+// original, download, archive), no pack has a user left, and no more than
+// media.MaxIdlePacks are open.
+func TestEveryReaderLetsItsPackGo(t *testing.T) {
+	dir := t.TempDir()
+	h, err := New(Config{Dataset: testDataset, Now: testNow, MediaDir: dir})
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = h.Close() })
+	srv := httptest.NewServer(h)
+	t.Cleanup(srv.Close)
+
+	const n = 8
+	stalled := make([]*stalledImage, n)
+	for i := range stalled {
+		body, ct := validForm("").onlyFields().withFile("assetData", fmt.Sprintf("IMG_%04d.jpg", i), string(testJPEG(t, 64+i, 48))).encode(t)
+		stalled[i] = stallBody(t, srv, "/api/asset/upload", keyAlice, body, ct)
+	}
+	require.Eventually(t, func() bool { return openPacks(t, dir) == n }, 5*time.Second, 10*time.Millisecond, "a pack for each upload arriving")
+	ids := make([]string, n)
+	for i, s := range stalled {
+		rep := s.finish()
+		require.Equal(t, http.StatusCreated, rep.status, "%s", rep.body)
+		var res struct{ ID string }
+		rep.json(t, &res)
+		ids[i] = res.ID
+	}
+	for _, id := range ids {
+		require.Eventually(t, func() bool {
+			var a struct{ Resized bool }
+			do(t, newRequest(t, http.MethodGet, srv.URL+"/api/asset/"+id, nil, "x-api-key", keyAlice)).json(t, &a)
+			return a.Resized
+		}, 10*time.Second, 20*time.Millisecond, "the pictures of %s are made", id)
+	}
+	for _, id := range ids {
+		for _, path := range []string{"/api/asset/thumbnail/" + id, "/api/asset/thumbnail/" + id + "?format=JPEG", "/api/asset/file/" + id} {
+			assert.Equal(t, http.StatusOK, do(t, newRequest(t, http.MethodGet, srv.URL+path, nil, "x-api-key", keyAlice)).status, path)
+		}
+		assert.Equal(t, http.StatusOK, do(t, newRequest(t, http.MethodPost, srv.URL+"/api/download/asset/"+id, nil, "x-api-key", keyAlice)).status)
+	}
+	archive := controlJSON(t, srv, http.MethodPost, "/api/download/archive", keyAlice, map[string]any{"assetIds": ids})
+	require.Equal(t, http.StatusOK, archive.status, "%s", archive.body)
+
+	assert.Zero(t, h.s.folder.InUse(), "no writer or reader holds a pack")
+	assert.LessOrEqual(t, openPacks(t, dir), media.MaxIdlePacks)
 }

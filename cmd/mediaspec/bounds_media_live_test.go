@@ -27,7 +27,7 @@ import (
 // credentials by the thousand.
 
 // idlePacks is how many pack files the media folder keeps open when no
-// one uses them (mockserver's maxIdlePacks).
+// one uses them (media.MaxIdlePacks, in mockserver/internal/media).
 const idlePacks = 4
 
 // openPacks is how many of process pid's descriptors are pack files of

@@ -1,17 +1,17 @@
-package mockserver
+package media
 
 import (
 	"container/list"
 	"sync"
 )
 
-// DefaultThumbnailCache is the default bound of the picture cache, in bytes.
-const DefaultThumbnailCache = 64 << 20
+// DefaultPictureCache is the default bound of the picture cache, in bytes.
+const DefaultPictureCache = 64 << 20
 
-// pictureCache keeps encoded pictures, the least recently used dropped
+// PictureCache keeps encoded pictures, the least recently used dropped
 // first, within a bound in bytes. A picture larger than the whole bound is
 // made for its request and not kept.
-type pictureCache struct {
+type PictureCache struct {
 	mu    sync.Mutex
 	max   int64
 	size  int64
@@ -24,11 +24,13 @@ type cached struct {
 	body []byte
 }
 
-func newPictureCache(max int64) *pictureCache {
-	return &pictureCache{max: max, order: list.New(), byKey: map[string]*list.Element{}}
+// NewPictureCache is an empty cache bound to max bytes.
+func NewPictureCache(max int64) *PictureCache {
+	return &PictureCache{max: max, order: list.New(), byKey: map[string]*list.Element{}}
 }
 
-func (c *pictureCache) get(key string) ([]byte, bool) {
+// Get is the picture kept under key, now the most recently used.
+func (c *PictureCache) Get(key string) ([]byte, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	e, ok := c.byKey[key]
@@ -39,7 +41,10 @@ func (c *pictureCache) get(key string) ([]byte, bool) {
 	return e.Value.(*cached).body, true
 }
 
-func (c *pictureCache) put(key string, body []byte) {
+// Put keeps body under key, in place of any picture kept there, dropping
+// the least recently used until it fits; a body larger than the bound is
+// not kept.
+func (c *PictureCache) Put(key string, body []byte) {
 	n := int64(len(body))
 	if n > c.max {
 		return
@@ -60,4 +65,11 @@ func (c *pictureCache) put(key string, body []byte) {
 	}
 	c.byKey[key] = c.order.PushFront(&cached{key: key, body: body})
 	c.size += n
+}
+
+// Bytes is what the cache holds, in bytes.
+func (c *PictureCache) Bytes() int64 {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.size
 }

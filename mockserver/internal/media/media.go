@@ -1,11 +1,10 @@
-package mockserver
+package media
 
 import (
 	"bufio"
 	"errors"
 	"fmt"
 	"io"
-	"net/http"
 	"os"
 	"path/filepath"
 	"slices"
@@ -15,32 +14,32 @@ import (
 	"time"
 )
 
-// media is the folder where uploads are kept: each original as it came,
-// and the thumbnail and preview made from it. They are kept as blobs in a
-// few large pack files, each written by one upload at a time at its end,
-// and found through an append-only index:
+// Folder is the media folder, where uploads are kept: each original as it
+// came, and the thumbnail and preview made from it. They are kept as blobs
+// in a few large pack files, each written by one upload at a time at its
+// end, and found through an append-only index:
 //
 //	DIR/packs/000001 ...   the blobs, one after the other
 //	DIR/blobs.index        one line per blob kept: kind, key, pack, offset, size, time
 //
 // A file per upload cost a create, a rename and a remove: on a journaling
 // file system those, not the bytes, bounded how fast uploads were kept
-// (BenchmarkUploadKept). A blob is kept once its index line is written;
-// bytes written by an upload that was refused or a duplicate, or that a
-// stopped mock left half-written, belong to no line and are written over
-// by the next upload of that pack. The pictures of files that cannot be
-// decoded are one blob per size, which each such upload's index lines
-// name.
+// (the mock's BenchmarkUploadKept). A blob is kept once its index line
+// is written; bytes written by an upload that was refused or a duplicate,
+// or that a stopped mock left half-written, belong to no line and are
+// written over by the next upload of that pack. The pictures of files
+// that cannot be decoded are one blob per size, which each such upload's
+// index lines name.
 //
 // A pack file is open only while someone uses it (its writer, readers of
-// its blobs), and maxIdlePacks more that were used last: whatever a burst
+// its blobs), and MaxIdlePacks more that were used last: whatever a burst
 // of writers and readers opened is closed once they are done.
-type media struct {
+type Folder struct {
 	dir string
 	// open holds a place for each client writing a file (an upload's, a
 	// profile image), so that clients never hold every descriptor
-	// (DefaultMaxUploadFiles). The picture workers write without one:
-	// there are pictureWorkers of them.
+	// (the mock's DefaultMaxUploadFiles). The picture workers write
+	// without one: there are PictureWorkers of them.
 	open chan struct{}
 
 	mu    sync.Mutex
@@ -55,29 +54,30 @@ type media struct {
 // blob starts at.
 type pack struct {
 	n int
-	// Under media.mu; f does not change while users > 0.
+	// Under Folder.mu; f does not change while users > 0.
 	f     *os.File // nil: closed
 	users int      // its writer and its readers
 	end   int64
 }
 
-// maxIdlePacks is how many pack files stay open with no one using them,
+// MaxIdlePacks is how many pack files stay open with no one using them,
 // so that one upload after another does not open and close its pack each
 // time.
-const maxIdlePacks = 4
+const MaxIdlePacks = 4
 
-// blobKind is what a blob is of its asset.
-type blobKind byte
+// Kind is what a blob is of its asset.
+type Kind byte
 
+// The kinds of blob, as the index names them.
 const (
-	blobOriginal blobKind = 'o'
-	blobThumb    blobKind = 't'
-	blobPreview  blobKind = 'p'
-	blobProfile  blobKind = 'u' // a user's profile image, by its path
+	Original Kind = 'o'
+	Thumb    Kind = 't'
+	Preview  Kind = 'p'
+	Profile  Kind = 'u' // a user's profile image, by its path
 )
 
 type blobKey struct {
-	kind blobKind
+	kind Kind
 	key  string // an asset id, or a poster's name
 }
 
@@ -88,21 +88,13 @@ type blob struct {
 	at        time.Time
 }
 
-// DefaultMaxUploadFiles is how many uploads and profile images may be
-// writing their files at once: half the tenth of the process's file
-// descriptors that DefaultMaxConnections leaves beside the connections;
-// 512 where the limit cannot be read. One more is answered 503 before it
-// takes a pack, and the mock never runs out of descriptors, whatever its
-// clients do.
-func DefaultMaxUploadFiles() int {
-	n, ok := fileLimit()
-	if !ok {
-		return 512
+// Open opens the media folder dir, made if it is not there, with the
+// blobs its index names. maxFiles, at least 1, is how many clients may be
+// writing a file at once (Incoming).
+func Open(dir string, maxFiles int) (*Folder, error) {
+	if maxFiles < 1 {
+		return nil, fmt.Errorf("media folder: %d places for files, not at least 1", maxFiles)
 	}
-	return int(max(16, min(n/10, 10_000)/2))
-}
-
-func openMedia(dir string, maxFiles int) (*media, error) {
 	dir, err := filepath.Abs(dir)
 	if err != nil {
 		return nil, fmt.Errorf("media folder: %w", err)
@@ -110,10 +102,7 @@ func openMedia(dir string, maxFiles int) (*media, error) {
 	if err := os.MkdirAll(filepath.Join(dir, "packs"), 0o750); err != nil {
 		return nil, fmt.Errorf("media folder: %w", err)
 	}
-	if maxFiles <= 0 {
-		maxFiles = DefaultMaxUploadFiles()
-	}
-	m := &media{dir: dir, open: make(chan struct{}, maxFiles), blobs: map[blobKey]blob{}}
+	m := &Folder{dir: dir, open: make(chan struct{}, maxFiles), blobs: map[blobKey]blob{}}
 	names, err := os.ReadDir(filepath.Join(dir, "packs"))
 	if err != nil {
 		return nil, fmt.Errorf("media folder: %w", err)
@@ -131,15 +120,18 @@ func openMedia(dir string, maxFiles int) (*media, error) {
 		return nil, fmt.Errorf("media folder: %w", err)
 	}
 	if err := m.readIndex(); err != nil {
-		m.close()
+		m.Close()
 		return nil, err
 	}
 	return m, nil
 }
 
+// Dir is the folder's absolute path.
+func (m *Folder) Dir() string { return m.dir }
+
 // newPack adds the next pack, its file created when it is first used;
 // m.mu is held, or m is not shared yet.
-func (m *media) newPack() {
+func (m *Folder) newPack() {
 	p := &pack{n: len(m.packs) + 1}
 	m.packs = append(m.packs, p)
 	m.free = append(m.free, p)
@@ -147,7 +139,7 @@ func (m *media) newPack() {
 
 // use counts one more user of p, opening its file if it is closed; m.mu
 // is held.
-func (m *media) use(p *pack) error {
+func (m *Folder) use(p *pack) error {
 	switch {
 	case p.f == nil:
 		f, err := os.OpenFile(filepath.Join(m.dir, "packs", fmt.Sprintf("%06d", p.n)), os.O_RDWR|os.O_CREATE, 0o640)
@@ -163,14 +155,14 @@ func (m *media) use(p *pack) error {
 }
 
 // unuse counts one user of p less: a pack no one uses joins the idle
-// ones, and beyond maxIdlePacks of them the least recently used is
+// ones, and beyond MaxIdlePacks of them the least recently used is
 // closed; m.mu is held.
-func (m *media) unuse(p *pack) {
+func (m *Folder) unuse(p *pack) {
 	if p.users--; p.users > 0 || p.f == nil {
 		return
 	}
 	m.idle = append(m.idle, p)
-	if len(m.idle) > maxIdlePacks {
+	if len(m.idle) > MaxIdlePacks {
 		old := m.idle[0]
 		m.idle = slices.Delete(m.idle, 0, 1)
 		_ = old.f.Close() // read only by its users, and it has none
@@ -180,7 +172,7 @@ func (m *media) unuse(p *pack) {
 
 // readIndex reads the blobs kept by earlier runs. A line cut short by a
 // mock that stopped while writing it names no blob.
-func (m *media) readIndex() error {
+func (m *Folder) readIndex() error {
 	sc := bufio.NewScanner(m.index)
 	for sc.Scan() {
 		f := strings.Fields(sc.Text())
@@ -195,7 +187,7 @@ func (m *media) readIndex() error {
 			continue
 		}
 		p := m.packs[n-1]
-		m.blobs[blobKey{blobKind(f[0][0]), f[1]}] = blob{pack: p, off: off, size: size, at: time.Unix(0, at)}
+		m.blobs[blobKey{Kind(f[0][0]), f[1]}] = blob{pack: p, off: off, size: size, at: time.Unix(0, at)}
 		p.end = max(p.end, off+size)
 	}
 	if err := sc.Err(); err != nil {
@@ -204,14 +196,14 @@ func (m *media) readIndex() error {
 	return nil
 }
 
-// errTooManyFiles is the answer to an upload, or a profile image, while
-// every place for a file is taken.
-var errTooManyFiles = errorf(http.StatusServiceUnavailable, "Too many uploads are arriving at once; try again in a moment")
+// ErrTooManyFiles is Incoming's error while every place for a file is
+// taken: the mock answers the upload, or the profile image, 503.
+var ErrTooManyFiles = errors.New("media folder: every place for a file is taken")
 
-// arriving is a file being written at the end of a pack, which its writer
+// Arriving is a file being written at the end of a pack, which its writer
 // holds until it keeps or drops the file.
-type arriving struct {
-	m        *media
+type Arriving struct {
+	m        *Folder
 	p        *pack
 	off, n   int64
 	slot     bool // holds a place in m.open
@@ -219,19 +211,25 @@ type arriving struct {
 }
 
 // Write writes the file's next bytes.
-func (a *arriving) Write(b []byte) (int, error) {
+func (a *Arriving) Write(b []byte) (int, error) {
 	n, err := a.p.f.WriteAt(b, a.off+a.n)
 	a.n += int64(n)
 	return n, err
 }
 
-// incoming is a new file for a client's upload that is arriving, which
-// holds one of the places for a file; it must be kept or dropped.
-func (m *media) incoming() (*arriving, error) {
+// Written is the bytes written so far, read in place.
+func (a *Arriving) Written() *io.SectionReader {
+	return io.NewSectionReader(a.p.f, a.off, a.n)
+}
+
+// Incoming is a new file for a client's upload that is arriving, which
+// holds one of the places for a file (ErrTooManyFiles while every one is
+// taken); it must be kept or dropped.
+func (m *Folder) Incoming() (*Arriving, error) {
 	select {
 	case m.open <- struct{}{}:
 	default:
-		return nil, errTooManyFiles
+		return nil, ErrTooManyFiles
 	}
 	a, err := m.take()
 	if err != nil {
@@ -243,7 +241,7 @@ func (m *media) incoming() (*arriving, error) {
 }
 
 // take takes a pack no one writes, or a new one, and opens it.
-func (m *media) take() (*arriving, error) {
+func (m *Folder) take() (*Arriving, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if len(m.free) == 0 {
@@ -254,12 +252,12 @@ func (m *media) take() (*arriving, error) {
 		return nil, err
 	}
 	m.free = m.free[:len(m.free)-1]
-	return &arriving{m: m, p: p, off: p.end}, nil
+	return &Arriving{m: m, p: p, off: p.end}, nil
 }
 
-// keep keeps an arrived file as the blob of kind for key: its index line
+// Keep keeps an arrived file as the blob of kind for key: its index line
 // written, its bytes are the pack's.
-func (a *arriving) keep(kind blobKind, key string) error {
+func (a *Arriving) Keep(kind Kind, key string) error {
 	m := a.m
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -278,9 +276,9 @@ func (a *arriving) keep(kind blobKind, key string) error {
 // cut off at once, so a refused 1 GiB upload does not hold 1 GiB of disk.
 const maxDroppedBytes = 1 << 20
 
-// drop gives an arrived file no one keeps back: its bytes will be written
+// Drop gives an arrived file no one keeps back: its bytes will be written
 // over. Dropping a kept or dropped file does nothing.
-func (a *arriving) drop() {
+func (a *Arriving) Drop() {
 	a.m.mu.Lock()
 	defer a.m.mu.Unlock()
 	if !a.released && a.n > maxDroppedBytes {
@@ -290,7 +288,7 @@ func (a *arriving) drop() {
 }
 
 // release gives the pack and the place back; m.mu is held.
-func (a *arriving) release() {
+func (a *Arriving) release() {
 	if a.released {
 		return
 	}
@@ -303,28 +301,28 @@ func (a *arriving) release() {
 }
 
 // writeLine appends a blob's index line; m.mu is held.
-func (m *media) writeLine(kind blobKind, key string, b blob) error {
+func (m *Folder) writeLine(kind Kind, key string, b blob) error {
 	_, err := fmt.Fprintf(m.index, "%c %s %d %d %d %d\n", kind, key, b.pack.n, b.off, b.size, b.at.UnixNano())
 	return err
 }
 
-// put keeps body whole as the blob of kind for key. It holds no place
+// Put keeps body whole as the blob of kind for key. It holds no place
 // for a file: only the picture workers put, and they are few.
-func (m *media) put(kind blobKind, key string, body []byte) error {
+func (m *Folder) Put(kind Kind, key string, body []byte) error {
 	a, err := m.take()
 	if err != nil {
 		return err
 	}
 	if _, err := a.Write(body); err != nil {
-		a.drop()
+		a.Drop()
 		return err
 	}
-	return a.keep(kind, key)
+	return a.Keep(kind, key)
 }
 
-// alias makes key's blob of kind the blob of kind from: a poster's
+// Alias makes key's blob of kind the blob of kind from: a poster's
 // pictures are one blob, whatever the uploads that show them.
-func (m *media) alias(kind blobKind, key, from string) error {
+func (m *Folder) Alias(kind Kind, key, from string) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	b, ok := m.blobs[blobKey{kind, from}]
@@ -338,18 +336,36 @@ func (m *media) alias(kind blobKind, key, from string) error {
 	return nil
 }
 
-// keptFile is a kept blob, read in place: it holds its pack's file open
+// Section makes the bytes [off, off+size) of from's blob of kind the blob
+// of kind for key.
+func (m *Folder) Section(kind Kind, key, from string, off, size int64) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	b, ok := m.blobs[blobKey{kind, from}]
+	if !ok || off < 0 || size < 0 || off+size > b.size {
+		return fmt.Errorf("no %c blob of %s holding %d bytes at %d", kind, from, size, off)
+	}
+	b.off += off
+	b.size = size
+	if err := m.writeLine(kind, key, b); err != nil {
+		return err
+	}
+	m.blobs[blobKey{kind, key}] = b
+	return nil
+}
+
+// KeptFile is a kept blob, read in place: it holds its pack's file open
 // until it is closed.
-type keptFile struct {
+type KeptFile struct {
 	*io.SectionReader
-	m *media
+	m *Folder
 	p *pack // nil: closed, or never open
 }
 
 // Close lets the pack's file go; closing twice does nothing.
-func (k *keptFile) Close() error {
+func (k *KeptFile) Close() error {
 	if k.m == nil {
-		return nil // no media's: a test's
+		return nil // no folder's: a test's
 	}
 	k.m.mu.Lock()
 	defer k.m.mu.Unlock()
@@ -360,10 +376,10 @@ func (k *keptFile) Close() error {
 	return nil
 }
 
-// read is the blob of kind for key, read in place, and when it was kept;
+// Open is the blob of kind for key, read in place, and when it was kept;
 // the caller closes it. Where its pack cannot be opened, its reads fail
 // with why: an answer is cut short rather than quietly another.
-func (m *media) read(kind blobKind, key string) (*keptFile, time.Time, bool) {
+func (m *Folder) Open(kind Kind, key string) (*KeptFile, time.Time, bool) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	b, ok := m.blobs[blobKey{kind, key}]
@@ -371,9 +387,9 @@ func (m *media) read(kind blobKind, key string) (*keptFile, time.Time, bool) {
 		return nil, time.Time{}, false
 	}
 	if err := m.use(b.pack); err != nil {
-		return &keptFile{SectionReader: io.NewSectionReader(unreadable{err}, 0, b.size), m: m}, b.at, true
+		return &KeptFile{SectionReader: io.NewSectionReader(unreadable{err}, 0, b.size), m: m}, b.at, true
 	}
-	return &keptFile{SectionReader: io.NewSectionReader(b.pack.f, b.off, b.size), m: m, p: b.pack}, b.at, true
+	return &KeptFile{SectionReader: io.NewSectionReader(b.pack.f, b.off, b.size), m: m, p: b.pack}, b.at, true
 }
 
 // unreadable is a file that could not be opened.
@@ -381,19 +397,30 @@ type unreadable struct{ err error }
 
 func (u unreadable) ReadAt([]byte, int64) (int, error) { return 0, u.err }
 
-// has reports whether the blob of kind for key is kept.
-func (m *media) has(kind blobKind, key string) bool {
+// Has reports whether the blob of kind for key is kept.
+func (m *Folder) Has(kind Kind, key string) bool {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	_, ok := m.blobs[blobKey{kind, key}]
 	return ok
 }
 
-// posterKey names the poster pictures of a size.
-func posterKey(w, h int) string { return fmt.Sprintf("poster-%dx%d", w, h) }
+// InUse is how many writers and readers hold its packs now.
+func (m *Folder) InUse() int {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	n := 0
+	for _, p := range m.packs {
+		n += p.users
+	}
+	return n
+}
 
-// close closes the pack files and the index: the folder may then go.
-func (m *media) close() error {
+// PosterKey names the poster pictures of a size.
+func PosterKey(w, h int) string { return fmt.Sprintf("poster-%dx%d", w, h) }
+
+// Close closes the pack files and the index: the folder may then go.
+func (m *Folder) Close() error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	var errs []error

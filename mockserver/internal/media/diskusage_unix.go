@@ -1,12 +1,12 @@
 //go:build unix
 
-package mockserver
+package media
 
 import "syscall"
 
-// diskUsage is the size of the disk that holds dir, its free bytes, and
+// DiskUsage is the size of the disk that holds dir, its free bytes, and
 // those an unprivileged writer may use; zeros where it cannot be read.
-func diskUsage(dir string) (total, free, available int64) {
+func DiskUsage(dir string) (total, free, available int64) {
 	var st syscall.Statfs_t
 	if syscall.Statfs(dir, &st) != nil {
 		return 0, 0, 0
