@@ -26,6 +26,7 @@ import (
 	"github.com/mediaspec/mediaspec/mockserver/exif"
 	"github.com/mediaspec/mediaspec/mockserver/internal/dto"
 	"github.com/mediaspec/mediaspec/mockserver/internal/formdata"
+	"github.com/mediaspec/mediaspec/mockserver/internal/ingest"
 	"github.com/mediaspec/mediaspec/mockserver/internal/media"
 	"github.com/mediaspec/mediaspec/mockserver/internal/store"
 	"github.com/mediaspec/mediaspec/mockserver/model"
@@ -540,7 +541,7 @@ func rawFileName(part *formdata.Part) (string, error) {
 
 // headWriter keeps the first max bytes written to it, and drops the rest.
 // With sniff set, it keeps more than the first sniff bytes only of a file
-// they show to be one whose head is read past them (holdsMetadata): of a
+// they show to be one whose head is read past them (ingest.HoldsMetadata): of a
 // video or a document, the copy would be read by no one. The memory it
 // grows into is set aside in room first (none where room is nil): past
 // the room there is, it fails with errNoRoom.
@@ -562,7 +563,7 @@ func (w *headWriter) Write(p []byte) (int, error) {
 		if len(w.b) < w.sniff {
 			return n, nil
 		}
-		if !holdsMetadata(w.b) {
+		if !ingest.HoldsMetadata(w.b) {
 			w.max = len(w.b)
 		}
 		w.sniff = 0

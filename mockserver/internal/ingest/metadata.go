@@ -1,4 +1,8 @@
-package mockserver
+// Package ingest reads what the reference's metadata job derives from an
+// uploaded or imported file: its EXIF, a video's boxes, an XMP sidecar, the
+// picture's own size, the zone and place of its position, and the video a
+// motion photo carries. It reads bytes it is given and writes nothing.
+package ingest
 
 import (
 	"bytes"
@@ -21,9 +25,9 @@ import (
 	"github.com/mediaspec/mediaspec/mockserver/mp4"
 )
 
-// readMetadata sets what the reference's metadata job derives from an
-// uploaded file on its asset, at once: the mock's answer to the next
-// request is already final. In order:
+// Read sets what the reference's metadata job derives from a file on its
+// asset, at once: the mock's answer to the next request is already final.
+// In order:
 //
 //   - the file's EXIF (JPEG, HEIC, TIFF-based RAW, PNG, WebP), or a video's
 //     boxes (creation time, size, duration, location);
@@ -32,36 +36,30 @@ import (
 //   - the zone: the file's offset tags, else the zone of its GPS position,
 //     else none; a sidecar's capture time takes the zone of the position,
 //     else its own offset;
-//   - the place its position names, and the form's dates where the file
-//     has none.
+//   - the place its position names, and the form's dates (created,
+//     modified) where the file has none.
 //
 // The capture time then becomes fileCreatedAt, and its wall clock in its
 // zone localDateTime; a video's duration replaces the form's. A file with
 // no metadata, or metadata that lies (a year 0000, a position off the
 // globe, an offset of +25:00), keeps the form's values for those fields.
-func (up *upload) readMetadata(a *model.AssetRecord, f *filePart, sidecar *filePart) {
-	whole := up.kept(f)
-	r := readTags{x: fileExif(f, whole)}
+func Read(a *model.AssetRecord, f File, sidecar []byte, created, modified time.Time) {
+	r := readTags{x: fileExif(f.Head, f.Whole)}
 	r.zoneFromGPS = r.x.TimeZone == nil  // no offset tag: the position may tell
 	r.fileModify = r.x.ModifyDate != nil // the file's own, not a sidecar's
-	up.readMotionVideo(f)
-	if up.motion != nil && f == up.motion.part {
-		// As the reference names the video it extracts.
-		a.DeviceAssetID, a.DeviceID = "NONE", "NONE"
-	}
-	if f.video != nil {
-		if info, err := f.video.Info(); err == nil {
+	if f.Video != nil {
+		if info, err := f.Video.Info(); err == nil {
 			r.video(a, info)
 		}
 	}
 	if sidecar != nil {
-		if s, err := exif.ReadXMP(sidecar.head); err == nil {
+		if s, err := exif.ReadXMP(sidecar); err == nil {
 			r.sidecar(s)
 		}
 	}
 	x := r.x
 	if x.ExifImageWidth == nil {
-		if pw, ph, ok := pictureSize(f.head, whole); ok {
+		if pw, ph, ok := pictureSize(f.Head, f.Whole); ok {
 			w, h := pw, ph // their own variables, made only for a size found
 			x.ExifImageWidth, x.ExifImageHeight = &w, &h
 		}
@@ -73,16 +71,24 @@ func (up *upload) readMetadata(a *model.AssetRecord, f *filePart, sidecar *fileP
 		x.Description = ptr("")
 	}
 	if x.DateTimeOriginal == nil {
-		x.DateTimeOriginal = model.At(up.fileCreatedAt).Ptr()
+		x.DateTimeOriginal = model.At(created).Ptr()
 	}
 	if x.ModifyDate == nil {
-		x.ModifyDate = model.At(up.fileModifiedAt).Ptr()
+		x.ModifyDate = model.At(modified).Ptr()
 	}
-	size := f.size
+	size := f.Size
 	x.FileSizeInByte = &size
 	a.ExifInfo, a.HasMetadata = x, true
 	a.FileCreatedAt = *x.DateTimeOriginal
 	a.LocalDateTime = model.At(wallClock(x.DateTimeOriginal.Time, x.TimeZone))
+}
+
+// File is a file as Read reads it.
+type File struct {
+	Head  []byte            // its first bytes (exif.SniffSize of them)
+	Whole *io.SectionReader // the whole file, where it is kept; else nil
+	Video *mp4.Scanner      // its boxes as they were read, for a video; else nil
+	Size  int64             // its size in bytes
 }
 
 // readTags is the metadata of an upload as it is read: its tags, whether
@@ -94,13 +100,13 @@ type readTags struct {
 	fileModify  bool
 }
 
-// fileExif is the EXIF of f: from its head, else from the whole file kept
-// when the tags lie past the head, else none.
-func fileExif(f *filePart, whole *io.SectionReader) *model.Exif {
-	if e, err := exif.Read(f.head); err == nil {
+// fileExif is the EXIF of a file: from its head, else from the whole file
+// kept when the tags lie past the head, else none.
+func fileExif(head []byte, whole *io.SectionReader) *model.Exif {
+	if e, err := exif.Read(head); err == nil {
 		return e
 	}
-	if whole != nil && exif.PastHead(f.head) {
+	if whole != nil && exif.PastHead(head) {
 		if e, err := exif.ReadFrom(whole); err == nil {
 			return e
 		}
@@ -260,12 +266,12 @@ var videoOrientations = map[int]string{0: "1", 90: "6", 180: "3", 270: "8"}
 // whose size EXIF may not give: HEIF (HEIC, AVIF) and JPEG XL are read by
 // exif.Size, a HEIF from the whole file where it is kept (its meta box may
 // follow its pictures); their decoders are not ones to call here.
-// holdsMetadata says whether a file whose first bytes are head
+// HoldsMetadata says whether a file whose first bytes are head
 // (exif.SniffSize of them) is one whose head an upload reads past them: a
 // picture whose metadata (exif.Read) or size (pictureSize) is read from
-// it, or a JPEG that may carry a motion photo's video (findMotionVideo).
+// it, or a JPEG that may carry a motion photo's video (FindMotionVideo).
 // Each of them tells a format by its first bytes, these.
-func holdsMetadata(head []byte) bool {
+func HoldsMetadata(head []byte) bool {
 	return exif.Readable(head) || exif.PastHead(head) || exif.IsJXL(head) ||
 		bytes.HasPrefix(head, []byte("\xff\xd8")) || bytes.HasPrefix(head, []byte("GIF8")) || bytes.HasPrefix(head, []byte("BM"))
 }
