@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/mediaspec/mediaspec/mockserver/internal/dto"
+	"github.com/mediaspec/mediaspec/mockserver/internal/httpx"
 	"github.com/mediaspec/mediaspec/mockserver/internal/store"
 	"github.com/mediaspec/mediaspec/mockserver/model"
 )
@@ -20,9 +21,10 @@ const maxControlBody = 1 << 20
 // decodeBody reads a control request's JSON body into v: one JSON object,
 // no member twice, each of the type v's field takes, and nothing after it.
 // An empty body leaves v as it is when optional. Every problem is told in
-// the API's words (typeProblems), never in Go's. The body and everything
-// read of it whole (its values, typeProblems's, repeatedKey's) are held
-// within memory set aside first, as an API body's are.
+// the API's words (httpx.TypeProblems), never in Go's. The body and
+// everything read of it whole (its values, httpx.TypeProblems's,
+// repeatedKey's) are held within memory set aside first, as an API body's
+// are.
 func (s *server) decodeBody(c *call, v any, optional bool) error {
 	h, err := s.held.read(c, maxControlBody)
 	if err != nil {
@@ -39,13 +41,13 @@ func (s *server) decodeBody(c *call, v any, optional bool) error {
 	if key, ok := repeatedKey(data); ok {
 		return errorf(http.StatusBadRequest, "Body is not the expected JSON: %q is given twice", key)
 	}
-	if problems := typeProblems(data, reflect.TypeOf(v)); len(problems) > 0 {
+	if problems := httpx.TypeProblems(data, reflect.TypeOf(v)); len(problems) > 0 {
 		return store.InvalidFields(problems)
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
-		// typeProblems has found what the decoder could refuse; if it
+		// httpx.TypeProblems has found what the decoder could refuse; if it
 		// missed something, the client still gets no Go in its answer.
 		return errorf(http.StatusBadRequest, "Body is not the JSON this operation takes")
 	}
