@@ -283,13 +283,6 @@ func TestLargeAnswersAreFewAtOnce(t *testing.T) {
 	assert.Len(t, s.large, maxLargeAnswers-1, "and is freed after the answer")
 }
 
-func TestWorthTrimming(t *testing.T) {
-	assert.True(t, worthTrimming(100<<20, 0), "the first round, after start-up")
-	assert.False(t, worthTrimming(120<<20, 100<<20), "little more than after the last trim")
-	assert.True(t, worthTrimming(500<<20, 100<<20), "after a crowd of stalled clients")
-	assert.Positive(t, heapHeld())
-}
-
 // TestListingInPiecesIsTheWholeListing: the listing, encoded a link at a
 // time into pieces, is byte for byte the listing encoded whole, with the
 // ETag of those bytes, however many pieces it takes.
