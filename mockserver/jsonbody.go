@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/mediaspec/mediaspec/mockserver/internal/dto"
+	"github.com/mediaspec/mediaspec/mockserver/internal/httpx"
 	"github.com/mediaspec/mediaspec/mockserver/internal/store"
 )
 
@@ -133,7 +134,7 @@ func queryBool(q url.Values, name string, pr *problems) *bool {
 // bodyReadError is the answer to a body that could not be read: one that
 // came too slowly, or broke off.
 func bodyReadError(err error) error {
-	if errors.Is(err, errBodyTooSlow) {
+	if errors.Is(err, httpx.ErrBodyTooSlow) {
 		return errorf(http.StatusRequestTimeout, "Request body cut off: %v", err)
 	}
 	return errorf(http.StatusBadRequest, "The request body could not be read")

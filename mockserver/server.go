@@ -12,6 +12,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/mediaspec/mediaspec/mockserver/internal/httpx"
 	"github.com/mediaspec/mediaspec/mockserver/internal/live"
 	"github.com/mediaspec/mediaspec/mockserver/internal/store"
 	"github.com/mediaspec/mediaspec/mockserver/model"
@@ -155,7 +156,7 @@ func newServer(cfg Config) (*server, error) {
 	}
 	cfg.ChecksumHeader = cmp.Or(cfg.ChecksumHeader, DefaultChecksumHeader)
 	if cfg.BodyTimeout <= 0 {
-		cfg.BodyTimeout = defaultBodyTimeout
+		cfg.BodyTimeout = httpx.DefaultBodyTimeout
 	}
 	if cfg.Now == nil {
 		cfg.Now = time.Now

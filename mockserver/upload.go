@@ -26,6 +26,7 @@ import (
 	"github.com/mediaspec/mediaspec/mockserver/exif"
 	"github.com/mediaspec/mediaspec/mockserver/internal/dto"
 	"github.com/mediaspec/mediaspec/mockserver/internal/formdata"
+	"github.com/mediaspec/mediaspec/mockserver/internal/httpx"
 	"github.com/mediaspec/mediaspec/mockserver/internal/store"
 	"github.com/mediaspec/mediaspec/mockserver/model"
 	"github.com/mediaspec/mediaspec/mockserver/mp4"
@@ -319,7 +320,7 @@ func malformed(err error) error {
 	if errors.As(err, &mbe) {
 		return err
 	}
-	if errors.Is(err, errBodyTooSlow) {
+	if errors.Is(err, httpx.ErrBodyTooSlow) {
 		return errorf(http.StatusRequestTimeout, "Upload cut off: %v", err)
 	}
 	if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
