@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mediaspec/mediaspec/mockserver/internal/httpx"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -67,7 +68,7 @@ func TestConnectionsOverTheLimitAreRefusedFast(t *testing.T) {
 func TestDefaultMaxConnections(t *testing.T) {
 	n := DefaultMaxConnections()
 	assert.GreaterOrEqual(t, n, 64)
-	if fl, ok := fileLimit(); ok {
+	if fl, ok := httpx.FileLimit(); ok {
 		assert.Less(t, int64(n), fl, "a reserve of file descriptors is kept")
 	}
 }

@@ -14,6 +14,8 @@ import (
 	"sync/atomic"
 	"syscall"
 	"time"
+
+	"github.com/mediaspec/mediaspec/mockserver/internal/httpx"
 )
 
 // Limits of the HTTP layer. Headers up to maxServerHeaderBytes reach the
@@ -74,7 +76,7 @@ func Listener(ln net.Listener, maxConns int) net.Listener {
 // process's file descriptors less a reserve for everything else it opens,
 // at most 10,000 below it; 4,096 where the limit cannot be read.
 func DefaultMaxConnections() int {
-	n, ok := fileLimit()
+	n, ok := httpx.FileLimit()
 	if !ok {
 		return 4096
 	}
