@@ -111,7 +111,7 @@ type server struct {
 	datasets                 largeAnswers
 	archives                 largeAnswers // the archives being written (downloads.go)
 	archivePace              pace         // zero: writeBase and minWriteRate (downloads.go)
-	painters                 painters     // the pictures being painted (large.go)
+	painters                 painters     // the pictures being painted (painters.go)
 	pictures                 *pictureCache
 	profiles                 *profileImages
 	media                    *media // nil: uploads are not kept
