@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/http"
 
+	"github.com/mediaspec/mediaspec/mockserver/internal/httpx"
 	"github.com/mediaspec/mediaspec/mockserver/internal/store"
 	"github.com/mediaspec/mediaspec/mockserver/model"
 )
@@ -135,7 +136,7 @@ func (s *server) picture(file bool) operation {
 			return nil
 		}
 		if src.thumbhash == nil {
-			return errorf(http.StatusNotFound, "No thumbnail found for asset %s", c.id)
+			return httpx.Errorf(http.StatusNotFound, "No thumbnail found for asset %s", c.id)
 		}
 		body, contentType, err := s.painted(c.r.Context(), src, kind, s.painters.waitFor(kind))
 		if errors.Is(err, errPaintersBusy) {

@@ -39,7 +39,7 @@ func (s *server) decodeBody(c *call, v any, optional bool) error {
 		return err
 	}
 	if key, ok := repeatedKey(data); ok {
-		return errorf(http.StatusBadRequest, "Body is not the expected JSON: %q is given twice", key)
+		return httpx.Errorf(http.StatusBadRequest, "Body is not the expected JSON: %q is given twice", key)
 	}
 	if problems := httpx.TypeProblems(data, reflect.TypeOf(v)); len(problems) > 0 {
 		return store.InvalidFields(problems)
@@ -49,7 +49,7 @@ func (s *server) decodeBody(c *call, v any, optional bool) error {
 	if err := dec.Decode(v); err != nil {
 		// httpx.TypeProblems has found what the decoder could refuse; if it
 		// missed something, the client still gets no Go in its answer.
-		return errorf(http.StatusBadRequest, "Body is not the JSON this operation takes")
+		return httpx.Errorf(http.StatusBadRequest, "Body is not the JSON this operation takes")
 	}
 	return nil
 }
@@ -256,7 +256,7 @@ func (s *server) controlAssets(c *call) error {
 	if err != nil {
 		return err
 	}
-	s.large.write(c.w, http.StatusOK, a)
+	s.large.Write(c.w, http.StatusOK, a.parts, a.size, a.etag)
 	return nil
 }
 
@@ -298,16 +298,16 @@ func EmptyDataset(d model.Dataset, keepDefaultUser bool) model.Dataset {
 }
 
 // controlDataset is GET /__mock/dataset: the whole state, which --fixtures
-// loads, encoded as it is written (streamDataset). While maxDatasetAnswers
-// are being written, one more is answered 503.
+// loads, encoded as it is written (streamDataset). While
+// httpx.MaxDatasetAnswers are being written, one more is answered 503.
 func (s *server) controlDataset(c *call) error {
-	if !s.datasets.take(c.w) {
+	if !s.datasets.Take(c.w) {
 		return nil
 	}
-	defer s.datasets.release()
+	defer s.datasets.Release()
 	if err := streamDataset(c.w, s.store.Records()); err != nil {
 		// The status is sent; the client, gone or too slow, was cut off.
-		clientGone(c.w)
+		httpx.ClientGone(c.w)
 	}
 	return nil
 }

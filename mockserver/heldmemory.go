@@ -3,6 +3,8 @@ package mockserver
 import (
 	"net/http"
 	"sync"
+
+	"github.com/mediaspec/mediaspec/mockserver/internal/httpx"
 )
 
 // DefaultRequestMemory is the default of Config.RequestMemory.
@@ -68,5 +70,5 @@ func (r *reservation) release() {
 
 // noRoom is the answer to a request that found no room for what it sent.
 func noRoom(w http.ResponseWriter, m *memoryBudget) error {
-	return busy(w, "Busy: the requests being served hold the %d MiB set aside for what their callers send; try again in a moment", m.size>>20)
+	return httpx.Busy(w, "Busy: the requests being served hold the %d MiB set aside for what their callers send; try again in a moment", m.size>>20)
 }

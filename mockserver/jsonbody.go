@@ -56,7 +56,7 @@ func (m *memoryBudget) readJSON(c *call, limit int64) (*heldBody, error) {
 // with memory set aside for it. The caller releases what it holds.
 func (m *memoryBudget) read(c *call, limit int64) (*heldBody, error) {
 	h := &heldBody{reservation: m.reserve()}
-	tooLarge := errorf(http.StatusRequestEntityTooLarge, "The request body is larger than the limit of %d bytes", limit)
+	tooLarge := httpx.Errorf(http.StatusRequestEntityTooLarge, "The request body is larger than the limit of %d bytes", limit)
 	size := int64(bodyStep)
 	if n := c.r.ContentLength; n > limit {
 		return nil, tooLarge
@@ -135,9 +135,9 @@ func queryBool(q url.Values, name string, pr *problems) *bool {
 // came too slowly, or broke off.
 func bodyReadError(err error) error {
 	if errors.Is(err, httpx.ErrBodyTooSlow) {
-		return errorf(http.StatusRequestTimeout, "Request body cut off: %v", err)
+		return httpx.Errorf(http.StatusRequestTimeout, "Request body cut off: %v", err)
 	}
-	return errorf(http.StatusBadRequest, "The request body could not be read")
+	return httpx.Errorf(http.StatusBadRequest, "The request body could not be read")
 }
 
 // countedBody is what the values of a body take, set aside from its

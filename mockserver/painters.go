@@ -1,10 +1,13 @@
 package mockserver
 
 import (
+	"context"
 	"errors"
 	"net/http"
 	"runtime"
 	"time"
+
+	"github.com/mediaspec/mediaspec/mockserver/internal/httpx"
 )
 
 // A picture the mock paints (a seeded asset's, from its ThumbHash:
@@ -33,22 +36,36 @@ func paintSlots() int { return min(max(runtime.GOMAXPROCS(0), 2), 8) }
 // painters are the slots of the pictures being painted, and how long a
 // request waits for one.
 type painters struct {
-	originals   largeAnswers
-	small       largeAnswers // thumbnails and previews
+	originals   pictureSlots
+	small       pictureSlots // thumbnails and previews
 	wait        time.Duration
 	patientWait time.Duration
 }
 
 func newPainters(n int) painters {
-	return painters{originals: make(largeAnswers, n), small: make(largeAnswers, n), wait: paintWait, patientWait: patientPaintWait}
+	return painters{originals: make(pictureSlots, n), small: make(pictureSlots, n), wait: paintWait, patientWait: patientPaintWait}
 }
+
+// pictureSlots are the slots of one kind of picture, kept as the places of
+// large answers are (httpx.LargeAnswers): a slot taken is a value in the
+// channel.
+type pictureSlots httpx.LargeAnswers
+
+// wait takes a slot, waiting for one up to d or until ctx is done, and
+// says whether it did.
+func (p pictureSlots) wait(ctx context.Context, d time.Duration) bool {
+	return httpx.LargeAnswers(p).Wait(ctx, d)
+}
+
+// release gives back a slot taken.
+func (p pictureSlots) release() { httpx.LargeAnswers(p).Release() }
 
 // errPaintersBusy is a picture not painted because every slot of its kind
 // stayed taken past the wait.
 var errPaintersBusy = errors.New("every painter stayed busy")
 
 // slots are the slots of pictures of kind.
-func (p painters) slots(kind pictureKind) largeAnswers {
+func (p painters) slots(kind pictureKind) pictureSlots {
 	if kind == kindOriginal {
 		return p.originals
 	}
@@ -65,5 +82,5 @@ func (p painters) waitFor(kind pictureKind) time.Duration {
 
 // busy is the answer to errPaintersBusy for a picture of kind.
 func (p painters) busy(w http.ResponseWriter, kind pictureKind) error {
-	return busy(w, "Busy: %d pictures are being painted; try again in a moment", cap(p.slots(kind)))
+	return httpx.Busy(w, "Busy: %d pictures are being painted; try again in a moment", cap(p.slots(kind)))
 }

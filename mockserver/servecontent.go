@@ -4,6 +4,8 @@ import (
 	"io"
 	"net/http"
 	"time"
+
+	"github.com/mediaspec/mediaspec/mockserver/internal/httpx"
 )
 
 // serveContent is http.ServeContent (Range, conditional requests) with
@@ -28,7 +30,7 @@ func (j *jsonErrors) WriteHeader(code int) {
 	}
 	j.failed = true
 	j.Header().Del("X-Content-Type-Options")
-	writeError(j.ResponseWriter, errorf(code, "%s", http.StatusText(code)))
+	httpx.WriteError(j.ResponseWriter, httpx.Errorf(code, "%s", http.StatusText(code)))
 }
 
 // Write drops the text of an error already answered as JSON.

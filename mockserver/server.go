@@ -107,11 +107,11 @@ type server struct {
 	openapiETag              string
 	uploadBuffers            *bufferPool
 	held                     *memoryBudget // what requests hold of what their callers sent (heldmemory.go)
-	large                    largeAnswers
-	datasets                 largeAnswers
-	archives                 largeAnswers // the archives being written (downloads.go)
-	archivePace              pace         // zero: writeBase and minWriteRate (downloads.go)
-	painters                 painters     // the pictures being painted (painters.go)
+	large                    httpx.LargeAnswers
+	datasets                 httpx.LargeAnswers
+	archives                 httpx.LargeAnswers // the archives being written (downloads.go)
+	archivePace              pace               // zero: httpx.WriteBase and httpx.MinWriteRate (downloads.go)
+	painters                 painters           // the pictures being painted (painters.go)
 	pictures                 *pictureCache
 	profiles                 *profileImages
 	media                    *media // nil: uploads are not kept
@@ -173,12 +173,12 @@ func newServer(cfg Config) (*server, error) {
 	}
 	s := &server{cfg: cfg, store: st, answers: newAnswerCache(st), log: cfg.Logger, mux: http.NewServeMux()}
 	s.openapiJSON, s.openapiYAML = openapi.JSON(), openapi.YAML()
-	s.openapiETag = etagOf(s.openapiJSON)
+	s.openapiETag = httpx.ETagOf(s.openapiJSON)
 	s.uploadBuffers = newBufferPool()
 	s.held = newMemoryBudget(cmp.Or(cfg.RequestMemory, DefaultRequestMemory))
-	s.large = make(largeAnswers, maxLargeAnswers)
-	s.datasets = make(largeAnswers, maxDatasetAnswers)
-	s.archives = make(largeAnswers, maxArchives)
+	s.large = make(httpx.LargeAnswers, httpx.MaxLargeAnswers)
+	s.datasets = make(httpx.LargeAnswers, httpx.MaxDatasetAnswers)
+	s.archives = make(httpx.LargeAnswers, maxArchives)
 	s.painters = newPainters(paintSlots())
 	s.pictures = newPictureCache(cmp.Or(cfg.ThumbnailCache, DefaultThumbnailCache))
 	s.live = s.newLiveHub()

@@ -46,14 +46,14 @@ func (s *server) upload(c *call) error {
 	// upload rights cannot probe which checksums exist.
 	if p.Link != nil && !p.Link.AllowUpload {
 		// The contract's error, with its name (the reference's has none).
-		return &apiError{status: http.StatusUnauthorized, message: "Unauthorized"}
+		return &httpx.Error{Status: http.StatusUnauthorized, Message: "Unauthorized"}
 	}
 	if v := r.Header.Get(s.cfg.ChecksumHeader); v != "" {
 		if sum, ok := store.DecodeChecksum(strings.TrimSpace(v)); ok {
 			var dup *model.AssetRecord
 			s.store.Read(func(v *store.View) { dup = v.AssetByChecksum(p.User.ID, sum) })
 			if dup != nil {
-				writeRawJSON(c.w, http.StatusOK, uploadAnswer(model.UploadResult{ID: dup.ID, Duplicate: true}))
+				httpx.WriteRawJSON(c.w, http.StatusOK, uploadAnswer(model.UploadResult{ID: dup.ID, Duplicate: true}))
 				return nil
 			}
 		}
@@ -109,7 +109,7 @@ func (s *server) upload(c *call) error {
 			s.keepFile(up.liveFile, res.LiveVideoID)
 		}
 	}
-	writeRawJSON(c.w, status, uploadAnswer(model.UploadResult{ID: res.ID, Duplicate: res.Duplicate}))
+	httpx.WriteRawJSON(c.w, status, uploadAnswer(model.UploadResult{ID: res.ID, Duplicate: res.Duplicate}))
 	if !res.Duplicate && !picturesQueued {
 		s.tellUploadedNow(c.w, p.User.ID, res.ID)
 	}
@@ -147,8 +147,8 @@ func uploadAnswer(r model.UploadResult) []byte {
 	return append(b, '}')
 }
 
-func tooLarge(limit int64) *apiError {
-	return errorf(http.StatusRequestEntityTooLarge, "Upload is larger than the limit of %d bytes", limit)
+func tooLarge(limit int64) *httpx.Error {
+	return httpx.Errorf(http.StatusRequestEntityTooLarge, "Upload is larger than the limit of %d bytes", limit)
 }
 
 // filePart is a file of the upload, read to its end: its name, SHA-1, size
@@ -278,7 +278,7 @@ func readUpload(r *http.Request, bufs *uploadBuffers, m *media, held *reservatio
 			return nil, malformed(err)
 		}
 		if n == maxParts {
-			return nil, errorf(http.StatusBadRequest, "Too many parts: an upload has at most %d", maxParts)
+			return nil, httpx.Errorf(http.StatusBadRequest, "Too many parts: an upload has at most %d", maxParts)
 		}
 		if part.FileName() == "" {
 			err = up.readField(part, bufs.field)
@@ -305,11 +305,11 @@ func multipartReader(contentType string, body *bufio.Reader) (*formdata.Reader, 
 	mediaType, boundary, err := formdata.ParseContentType(contentType)
 	switch {
 	case err != nil && strings.HasPrefix(strings.ToLower(strings.TrimSpace(contentType)), "multipart/"):
-		return nil, errorf(http.StatusBadRequest, "Malformed multipart body: Content-Type %q cannot be read", contentType)
+		return nil, httpx.Errorf(http.StatusBadRequest, "Malformed multipart body: Content-Type %q cannot be read", contentType)
 	case err != nil || mediaType != "multipart/form-data":
-		return nil, errorf(http.StatusBadRequest, "File is required")
+		return nil, httpx.Errorf(http.StatusBadRequest, "File is required")
 	case boundary == "":
-		return nil, errorf(http.StatusBadRequest, "Malformed multipart body: the Content-Type has no boundary")
+		return nil, httpx.Errorf(http.StatusBadRequest, "Malformed multipart body: the Content-Type has no boundary")
 	}
 	return formdata.NewReader(body, boundary), nil
 }
@@ -321,20 +321,20 @@ func malformed(err error) error {
 		return err
 	}
 	if errors.Is(err, httpx.ErrBodyTooSlow) {
-		return errorf(http.StatusRequestTimeout, "Upload cut off: %v", err)
+		return httpx.Errorf(http.StatusRequestTimeout, "Upload cut off: %v", err)
 	}
 	if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
-		return errorf(http.StatusBadRequest, "Malformed multipart body: it ends before its closing boundary")
+		return httpx.Errorf(http.StatusBadRequest, "Malformed multipart body: it ends before its closing boundary")
 	}
 	// The rest are the reader's own errors, in Go's words: told in the
 	// API's.
 	switch {
 	case errors.Is(err, formdata.ErrHeader):
-		return errorf(http.StatusBadRequest, "Malformed multipart body: a part's headers cannot be read")
+		return httpx.Errorf(http.StatusBadRequest, "Malformed multipart body: a part's headers cannot be read")
 	case errors.Is(err, formdata.ErrHeaderTooLarge):
-		return errorf(http.StatusBadRequest, "Malformed multipart body: a part's headers are too large")
+		return httpx.Errorf(http.StatusBadRequest, "Malformed multipart body: a part's headers are too large")
 	}
-	return errorf(http.StatusBadRequest, "Malformed multipart body: it does not follow the boundary of its Content-Type")
+	return httpx.Errorf(http.StatusBadRequest, "Malformed multipart body: it does not follow the boundary of its Content-Type")
 }
 
 func (up *upload) readField(part *formdata.Part, scratch []byte) error {
@@ -347,7 +347,7 @@ func (up *upload) readField(part *formdata.Part, scratch []byte) error {
 		return malformed(err)
 	}
 	if len(b) > maxFieldBytes {
-		return errorf(http.StatusBadRequest, "Field %s is too long: at most %d bytes", part.FormName(), maxFieldBytes)
+		return httpx.Errorf(http.StatusBadRequest, "Field %s is too long: at most %d bytes", part.FormName(), maxFieldBytes)
 	}
 	name := part.FormName()
 	if !slices.Contains(uploadFields, name) {
@@ -420,14 +420,14 @@ func (up *upload) readFile(part *formdata.Part, bufs *uploadBuffers, m *media) e
 		sink.head = headWriter{max: exif.MaxXMP + 1, room: up.held}
 	}
 	if slot == nil || *slot != nil {
-		return errorf(http.StatusBadRequest, "Unexpected field")
+		return httpx.Errorf(http.StatusBadRequest, "Unexpected field")
 	}
 	filename, err := rawFileName(part)
 	if err != nil {
 		return err
 	}
 	if !allowed(strings.ToLower(path.Ext(filename))) {
-		return errorf(http.StatusBadRequest, "Unsupported file type %s", filename)
+		return httpx.Errorf(http.StatusBadRequest, "Unsupported file type %s", filename)
 	}
 	sink.hash.Reset()
 	sink.video, sink.file = nil, nil
@@ -458,7 +458,7 @@ func (up *upload) readFile(part *formdata.Part, bufs *uploadBuffers, m *media) e
 		return err
 	}
 	if errors.Is(err, syscall.ENOSPC) {
-		return errorf(http.StatusInsufficientStorage, "No space left in the media folder for this upload")
+		return httpx.Errorf(http.StatusInsufficientStorage, "No space left in the media folder for this upload")
 	}
 	if pe := (*fs.PathError)(nil); errors.As(err, &pe) {
 		return fmt.Errorf("writing the upload's file: %w", err)
@@ -468,7 +468,7 @@ func (up *upload) readFile(part *formdata.Part, bufs *uploadBuffers, m *media) e
 	}
 	if kept != nil {
 		if err := bufs.file.Flush(); errors.Is(err, syscall.ENOSPC) {
-			return errorf(http.StatusInsufficientStorage, "No space left in the media folder for this upload")
+			return httpx.Errorf(http.StatusInsufficientStorage, "No space left in the media folder for this upload")
 		} else if err != nil {
 			return fmt.Errorf("writing the upload's file: %w", err)
 		}
@@ -515,10 +515,10 @@ func rawFileName(part *formdata.Part) (string, error) {
 	bad := !utf8.ValidString(name) || name == "." || name == ".." || strings.ContainsAny(name, `/\`) ||
 		strings.ContainsFunc(name, unicode.IsControl)
 	if bad {
-		return "", errorf(http.StatusBadRequest, "Invalid file name %q: a file name is a plain name without a path or control characters", name)
+		return "", httpx.Errorf(http.StatusBadRequest, "Invalid file name %q: a file name is a plain name without a path or control characters", name)
 	}
 	if len(name) > store.MaxFileNameBytes {
-		return "", errorf(http.StatusBadRequest, "The file name of %s is %d bytes long: a file name is at most %d bytes", part.FormName(), len(name), store.MaxFileNameBytes)
+		return "", httpx.Errorf(http.StatusBadRequest, "The file name of %s is %d bytes long: a file name is at most %d bytes", part.FormName(), len(name), store.MaxFileNameBytes)
 	}
 	return name, nil
 }
@@ -579,10 +579,10 @@ func (w *headWriter) keep(p []byte) error {
 // problem of the fields in one message, in the reference's order and words.
 func (up *upload) validate() error {
 	if up.files == 0 {
-		return errorf(http.StatusBadRequest, "File is required")
+		return httpx.Errorf(http.StatusBadRequest, "File is required")
 	}
 	if up.asset == nil {
-		return errorf(http.StatusBadRequest, "Field(s) assetData should not be empty")
+		return httpx.Errorf(http.StatusBadRequest, "Field(s) assetData should not be empty")
 	}
 	var problems []string
 	str := func(name string) string {
@@ -624,7 +624,7 @@ func (up *upload) validate() error {
 		}
 		t, ok := dto.ParseDate(v)
 		if !ok {
-			return errorf(http.StatusBadRequest, "%s must be a date string", d.name)
+			return httpx.Errorf(http.StatusBadRequest, "%s must be a date string", d.name)
 		}
 		*d.dst = t
 	}
@@ -649,7 +649,7 @@ func (up *upload) validate() error {
 	up.isVisible = boolean("isVisible", true)
 	up.isOffline = boolean("isOffline", false)
 	if len(problems) > 0 {
-		return &apiError{status: http.StatusBadRequest, message: problems}
+		return &httpx.Error{Status: http.StatusBadRequest, Message: problems}
 	}
 	return nil
 }
