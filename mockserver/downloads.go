@@ -205,7 +205,7 @@ func (s *server) downloadAsset(c *call) error {
 	// 412 to a POST's If-None-Match: judged above.
 	c.r.Header.Del("If-None-Match")
 	c.r.Header.Del("If-Modified-Since")
-	serveContent(deadlineResponse{ResponseWriter: c.w, rc: http.NewResponseController(c.w)}, c.r, o.modified, content)
+	httpx.ServeContent(deadlineResponse{ResponseWriter: c.w, rc: http.NewResponseController(c.w)}, c.r, o.modified, content)
 	return nil
 }
 

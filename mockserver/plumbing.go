@@ -2,6 +2,7 @@ package mockserver
 
 import (
 	"context"
+	"io"
 	"log/slog"
 	"net"
 	"net/http"
@@ -53,3 +54,8 @@ func errorf(status int, format string, args ...any) *httpx.Error {
 
 // writeDeadline is httpx.WriteDeadline.
 func writeDeadline(n int) time.Duration { return httpx.WriteDeadline(n) }
+
+// serveContent is httpx.ServeContent.
+func serveContent(w http.ResponseWriter, r *http.Request, modified time.Time, content io.ReadSeeker) {
+	httpx.ServeContent(w, r, modified, content)
+}
