@@ -15,11 +15,11 @@ import (
 // bulkUploadCheck is POST /api/asset/bulk-upload-check: which files of an
 // uploader's batch the server already has.
 func (s *server) bulkUploadCheck(c *call) error {
-	h, err := s.held.readJSON(c, listBody)
+	h, err := readJSON(s.held, c, listBody)
 	if err != nil {
 		return err
 	}
-	defer h.release()
+	defer h.Release()
 	if err := h.countedBody(c.w, bulkUploadCheckBody.Count); err != nil {
 		return err
 	}

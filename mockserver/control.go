@@ -26,11 +26,11 @@ const maxControlBody = 1 << 20
 // repeatedKey's) are held within memory set aside first, as an API body's
 // are.
 func (s *server) decodeBody(c *call, v any, optional bool) error {
-	h, err := s.held.read(c, maxControlBody)
+	h, err := readRaw(s.held, c, maxControlBody)
 	if err != nil {
 		return err
 	}
-	defer h.release()
+	defer h.Release()
 	data := h.data
 	if len(bytes.TrimSpace(data)) == 0 && optional {
 		return nil

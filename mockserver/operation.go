@@ -137,19 +137,19 @@ func (s *server) withBody(class *dto.Class, op func(c *call, b dto.Body) error) 
 // a 400 with the parser's words, as the reference answers it; a body that
 // is not JSON (by its Content-Type), empty, or no object, has no members.
 func (s *server) readBody(c *call, class *dto.Class) (b dto.Body, done func(), err error) {
-	h, err := s.held.readJSON(c, int64(cmp.Or(class.MaxBytes(), smallBody)))
+	h, err := readJSON(s.held, c, int64(cmp.Or(class.MaxBytes(), smallBody)))
 	if err != nil {
 		return nil, nil, err
 	}
 	if err := h.countedBody(c.w, class.Count); err != nil {
-		h.release()
+		h.Release()
 		return nil, nil, err
 	}
 	if b, err = class.Decode(h.data); err != nil {
-		h.release()
+		h.Release()
 		return nil, nil, bodyError(err)
 	}
-	return b, h.release, nil
+	return b, h.Release, nil
 }
 
 // bodyError is the answer to a body that class.Decode refused: every

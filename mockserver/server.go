@@ -27,6 +27,9 @@ const DefaultChecksumHeader = "x-service-checksum"
 // DefaultMaxMadeRecords is the default of Config.MaxMadeRecords.
 const DefaultMaxMadeRecords = store.MaxMadeRecords
 
+// DefaultRequestMemory is the default of Config.RequestMemory.
+const DefaultRequestMemory = 64 << 20
+
 // Config is what a mock server is made of.
 type Config struct {
 	// Dataset gives the starting state; POST /__mock/reset goes back to it.
@@ -106,7 +109,7 @@ type server struct {
 	openapiJSON, openapiYAML []byte
 	openapiETag              string
 	uploadBuffers            *bufferPool
-	held                     *memoryBudget // what requests hold of what their callers sent (heldmemory.go)
+	held                     *httpx.MemoryBudget // what requests hold of what their callers sent
 	large                    httpx.LargeAnswers
 	datasets                 httpx.LargeAnswers
 	archives                 httpx.LargeAnswers // the archives being written (downloads.go)
@@ -175,7 +178,7 @@ func newServer(cfg Config) (*server, error) {
 	s.openapiJSON, s.openapiYAML = openapi.JSON(), openapi.YAML()
 	s.openapiETag = httpx.ETagOf(s.openapiJSON)
 	s.uploadBuffers = newBufferPool()
-	s.held = newMemoryBudget(cmp.Or(cfg.RequestMemory, DefaultRequestMemory))
+	s.held = httpx.NewMemoryBudget(cmp.Or(cfg.RequestMemory, DefaultRequestMemory))
 	s.large = make(httpx.LargeAnswers, httpx.MaxLargeAnswers)
 	s.datasets = make(httpx.LargeAnswers, httpx.MaxDatasetAnswers)
 	s.archives = make(httpx.LargeAnswers, maxArchives)

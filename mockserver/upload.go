@@ -68,8 +68,8 @@ func (s *server) upload(c *call) error {
 	}
 	bufs := s.uploadBuffers.get()
 	defer s.uploadBuffers.put(bufs)
-	held := s.held.reserve()
-	defer held.release()
+	held := s.held.Reserve()
+	defer held.Release()
 	up, err := readUpload(r, bufs, s.media, held)
 	if up != nil {
 		// Kept by now if the upload made a new asset; else no one's.
@@ -87,7 +87,7 @@ func (s *server) upload(c *call) error {
 		case errors.As(err, &mbe):
 			err = tooLarge(mbe.Limit)
 		case errors.Is(err, errNoRoom):
-			err = noRoom(w, s.held)
+			err = held.NoRoom(w)
 		}
 		return err
 	}
@@ -167,7 +167,7 @@ type upload struct {
 	// fields are the text fields the upload reads (uploadFields), as sent.
 	fields map[string]string
 	// held is the memory set aside for what the upload keeps of its parts.
-	held *reservation
+	held *httpx.Reservation
 	// repeated are the text fields sent more than once: the reference
 	// reads them as lists, which no field takes.
 	repeated []string
@@ -261,7 +261,7 @@ func (p *bufferPool) put(b *uploadBuffers) {
 // upload's assetData head lives in bufs until they are reused. What it
 // keeps of the parts (the fields, the heads of its files) is set aside in
 // held as it grows: past the room there is, it stops with errNoRoom.
-func readUpload(r *http.Request, bufs *uploadBuffers, m *media, held *reservation) (*upload, error) {
+func readUpload(r *http.Request, bufs *uploadBuffers, m *media, held *httpx.Reservation) (*upload, error) {
 	bufs.read.Reset(r.Body)
 	defer bufs.read.Reset(nil)
 	mr, err := multipartReader(r.Header.Get("Content-Type"), bufs.read)
@@ -339,7 +339,7 @@ func malformed(err error) error {
 
 func (up *upload) readField(part *formdata.Part, scratch []byte) error {
 	b, grown, err := readBounded(part, scratch[:0], maxFieldBytes+1, up.held)
-	defer up.held.give(grown) // the grown scratch is let go
+	defer up.held.Give(grown) // the grown scratch is let go
 	if errors.Is(err, errNoRoom) {
 		return err
 	}
@@ -356,7 +356,7 @@ func (up *upload) readField(part *formdata.Part, scratch []byte) error {
 	if _, seen := up.fields[name]; seen {
 		up.repeated = append(up.repeated, name)
 	}
-	if !up.held.take(int64(len(b))) {
+	if !up.held.Take(int64(len(b))) {
 		return errNoRoom
 	}
 	up.fields[name] = string(b)
@@ -374,13 +374,13 @@ var errNoRoom = errors.New("no room to keep the upload's parts")
 // all: a field's value is read into the upload's scratch buffer, and only
 // a value larger than it takes memory of its own, set aside in held
 // (grown, which the caller gives back once it lets the value go).
-func readBounded(r io.Reader, b []byte, limit int, held *reservation) (_ []byte, grown int64, _ error) {
+func readBounded(r io.Reader, b []byte, limit int, held *httpx.Reservation) (_ []byte, grown int64, _ error) {
 	for len(b) < limit {
 		if len(b) == cap(b) {
 			before := cap(b)
 			more := min(cap(b)+1, limit-len(b))
 			b = slices.Grow(b, more)
-			if !held.take(int64(cap(b) - before)) {
+			if !held.Take(int64(cap(b) - before)) {
 				return b, grown, errNoRoom
 			}
 			grown += int64(cap(b) - before)
@@ -407,7 +407,7 @@ func (up *upload) readFile(part *formdata.Part, bufs *uploadBuffers, m *media) e
 	switch part.FormName() {
 	case "assetData":
 		slot, allowed = &up.asset, func(ext string) bool { return model.AssetTypeOf(ext) != "" }
-		if !up.held.take(int64(cap(bufs.head))) {
+		if !up.held.Take(int64(cap(bufs.head))) {
 			return errNoRoom
 		}
 		sink.head = headWriter{b: bufs.head[:0], max: exif.MaxHead, sniff: exif.SniffSize, room: up.held}
@@ -533,7 +533,7 @@ type headWriter struct {
 	b     []byte
 	max   int
 	sniff int // 0: keep up to max, whatever the file
-	room  *reservation
+	room  *httpx.Reservation
 }
 
 func (w *headWriter) Write(p []byte) (int, error) {
@@ -564,7 +564,7 @@ func (w *headWriter) Write(p []byte) (int, error) {
 func (w *headWriter) keep(p []byte) error {
 	if need := len(w.b) + len(p); need > cap(w.b) {
 		grown := min(max(need, 2*cap(w.b), exif.SniffSize), w.max)
-		if w.room != nil && !w.room.take(int64(grown-cap(w.b))) {
+		if w.room != nil && !w.room.Take(int64(grown-cap(w.b))) {
 			return errNoRoom
 		}
 		b := make([]byte, len(w.b), grown)
