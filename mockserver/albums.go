@@ -39,7 +39,7 @@ func (s *server) albums(c *call) error {
 	if err != nil {
 		return err
 	}
-	s.large.write(c.w, http.StatusOK, a)
+	s.large.Write(c.w, http.StatusOK, a.parts, a.size, a.etag)
 	return nil
 }
 
@@ -109,7 +109,7 @@ func (s *server) album(c *call) error {
 	if err != nil {
 		return err
 	}
-	s.large.write(c.w, http.StatusOK, a)
+	s.large.Write(c.w, http.StatusOK, a.parts, a.size, a.etag)
 	return nil
 }
 

@@ -8,6 +8,7 @@ import (
 	"runtime"
 	"sync"
 
+	"github.com/mediaspec/mediaspec/mockserver/internal/httpx"
 	"github.com/mediaspec/mediaspec/mockserver/internal/store"
 )
 
@@ -46,7 +47,7 @@ type encodedAnswer struct {
 
 // one is an answer of one piece.
 func one(stamp uint64, body []byte) encodedAnswer {
-	return encodedAnswer{stamp: stamp, parts: [][]byte{body}, size: len(body), etag: etagOf(body)}
+	return encodedAnswer{stamp: stamp, parts: [][]byte{body}, size: len(body), etag: httpx.ETagOf(body)}
 }
 
 // answerMakers is how many answers are made at once: as many as Go has
@@ -189,7 +190,7 @@ func (c *answerCache) makeList(shows store.Change, each func(v *store.View, emit
 	for _, p := range w.parts {
 		h.Write(p)
 	}
-	return encodedAnswer{stamp: stamp, parts: w.parts, size: w.size, etag: etagOfSum(w.size, h.Sum(nil))}, nil
+	return encodedAnswer{stamp: stamp, parts: w.parts, size: w.size, etag: httpx.ETagOfSum(w.size, h.Sum(nil))}, nil
 }
 
 // pieceWriter gathers bytes in pieces of listPiece (or one larger write).

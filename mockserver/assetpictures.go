@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/mediaspec/mediaspec/mockserver/internal/httpx"
 	"github.com/mediaspec/mediaspec/mockserver/internal/media"
 	"github.com/mediaspec/mediaspec/mockserver/internal/store"
 	"github.com/mediaspec/mediaspec/mockserver/model"
@@ -141,8 +142,8 @@ func servePicture(w http.ResponseWriter, r *http.Request, src pictureSource, kin
 	h.Set("Cache-Control", "private, max-age=86400, no-transform")
 	h.Set("Content-Type", contentType)
 	h.Set("ETag", strconv.Quote(fmt.Sprintf("%s-%d-%d", src.checksum, kind, size)))
-	_ = http.NewResponseController(w).SetWriteDeadline(time.Now().Add(writeDeadline(int(min(size, 1<<40)))))
-	serveContent(w, r, modified, content)
+	_ = http.NewResponseController(w).SetWriteDeadline(time.Now().Add(httpx.WriteDeadline(int(min(size, 1<<40)))))
+	httpx.ServeContent(w, r, modified, content)
 }
 
 // serveKept answers a picture the media folder keeps for an upload (its

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/http"
 
+	"github.com/mediaspec/mediaspec/mockserver/internal/httpx"
 	"github.com/mediaspec/mediaspec/mockserver/internal/store"
 	"github.com/mediaspec/mediaspec/mockserver/model"
 )
@@ -14,11 +15,11 @@ import (
 // bulkUploadCheck is POST /api/asset/bulk-upload-check: which files of an
 // uploader's batch the server already has.
 func (s *server) bulkUploadCheck(c *call) error {
-	h, err := s.held.readJSON(c, listBody)
+	h, err := readJSON(s.held, c, listBody)
 	if err != nil {
 		return err
 	}
-	defer h.release()
+	defer h.Release()
 	if err := h.countedBody(c.w, bulkUploadCheckBody.Count); err != nil {
 		return err
 	}
@@ -135,7 +136,7 @@ func (s *server) picture(file bool) operation {
 			return nil
 		}
 		if src.thumbhash == nil {
-			return errorf(http.StatusNotFound, "No thumbnail found for asset %s", c.id)
+			return httpx.Errorf(http.StatusNotFound, "No thumbnail found for asset %s", c.id)
 		}
 		body, contentType, err := s.painted(c.r.Context(), src, kind, s.painters.waitFor(kind))
 		if errors.Is(err, errPaintersBusy) {

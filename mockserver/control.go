@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/mediaspec/mediaspec/mockserver/internal/dto"
+	"github.com/mediaspec/mediaspec/mockserver/internal/httpx"
 	"github.com/mediaspec/mediaspec/mockserver/internal/store"
 	"github.com/mediaspec/mediaspec/mockserver/model"
 )
@@ -20,15 +21,16 @@ const maxControlBody = 1 << 20
 // decodeBody reads a control request's JSON body into v: one JSON object,
 // no member twice, each of the type v's field takes, and nothing after it.
 // An empty body leaves v as it is when optional. Every problem is told in
-// the API's words (typeProblems), never in Go's. The body and everything
-// read of it whole (its values, typeProblems's, repeatedKey's) are held
-// within memory set aside first, as an API body's are.
+// the API's words (httpx.TypeProblems), never in Go's. The body and
+// everything read of it whole (its values, httpx.TypeProblems's,
+// repeatedKey's) are held within memory set aside first, as an API body's
+// are.
 func (s *server) decodeBody(c *call, v any, optional bool) error {
-	h, err := s.held.read(c, maxControlBody)
+	h, err := readRaw(s.held, c, maxControlBody)
 	if err != nil {
 		return err
 	}
-	defer h.release()
+	defer h.Release()
 	data := h.data
 	if len(bytes.TrimSpace(data)) == 0 && optional {
 		return nil
@@ -37,17 +39,17 @@ func (s *server) decodeBody(c *call, v any, optional bool) error {
 		return err
 	}
 	if key, ok := repeatedKey(data); ok {
-		return errorf(http.StatusBadRequest, "Body is not the expected JSON: %q is given twice", key)
+		return httpx.Errorf(http.StatusBadRequest, "Body is not the expected JSON: %q is given twice", key)
 	}
-	if problems := typeProblems(data, reflect.TypeOf(v)); len(problems) > 0 {
+	if problems := httpx.TypeProblems(data, reflect.TypeOf(v)); len(problems) > 0 {
 		return store.InvalidFields(problems)
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
-		// typeProblems has found what the decoder could refuse; if it
+		// httpx.TypeProblems has found what the decoder could refuse; if it
 		// missed something, the client still gets no Go in its answer.
-		return errorf(http.StatusBadRequest, "Body is not the JSON this operation takes")
+		return httpx.Errorf(http.StatusBadRequest, "Body is not the JSON this operation takes")
 	}
 	return nil
 }
@@ -254,7 +256,7 @@ func (s *server) controlAssets(c *call) error {
 	if err != nil {
 		return err
 	}
-	s.large.write(c.w, http.StatusOK, a)
+	s.large.Write(c.w, http.StatusOK, a.parts, a.size, a.etag)
 	return nil
 }
 
@@ -296,16 +298,16 @@ func EmptyDataset(d model.Dataset, keepDefaultUser bool) model.Dataset {
 }
 
 // controlDataset is GET /__mock/dataset: the whole state, which --fixtures
-// loads, encoded as it is written (streamDataset). While maxDatasetAnswers
-// are being written, one more is answered 503.
+// loads, encoded as it is written (streamDataset). While
+// httpx.MaxDatasetAnswers are being written, one more is answered 503.
 func (s *server) controlDataset(c *call) error {
-	if !s.datasets.take(c.w) {
+	if !s.datasets.Take(c.w) {
 		return nil
 	}
-	defer s.datasets.release()
+	defer s.datasets.Release()
 	if err := streamDataset(c.w, s.store.Records()); err != nil {
 		// The status is sent; the client, gone or too slow, was cut off.
-		clientGone(c.w)
+		httpx.ClientGone(c.w)
 	}
 	return nil
 }

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/mediaspec/mediaspec/mockserver/internal/httpx"
 	"github.com/mediaspec/mediaspec/mockserver/internal/store"
 )
 
@@ -84,23 +85,24 @@ func (e *errWriter) value(v any) {
 	_, e.err = e.w.Write(b)
 }
 
-// deadlineWriter gives each write to an answer its deadline (writeDeadline
-// of its size), as writeRawJSON does for each piece.
+// deadlineWriter gives each write to an answer its deadline
+// (httpx.WriteDeadline of its size), as httpx.WriteRawJSON does for each
+// piece.
 type deadlineWriter struct {
 	w  http.ResponseWriter
 	rc *http.ResponseController
 }
 
 func (d deadlineWriter) Write(p []byte) (int, error) {
-	_ = d.rc.SetWriteDeadline(time.Now().Add(writeDeadline(len(p))))
+	_ = d.rc.SetWriteDeadline(time.Now().Add(httpx.WriteDeadline(len(p))))
 	return d.w.Write(p)
 }
 
-// streamDataset answers the whole state, in pieces of writeChunk bytes.
+// streamDataset answers the whole state, in pieces of httpx.WriteChunk bytes.
 func streamDataset(w http.ResponseWriter, v store.Records) error {
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(http.StatusOK)
-	bw := bufio.NewWriterSize(deadlineWriter{w: w, rc: http.NewResponseController(w)}, writeChunk)
+	bw := bufio.NewWriterSize(deadlineWriter{w: w, rc: http.NewResponseController(w)}, httpx.WriteChunk)
 	if err := writeDataset(bw, v); err != nil {
 		return err
 	}

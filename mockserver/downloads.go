@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/mediaspec/mediaspec/mockserver/internal/dto"
+	"github.com/mediaspec/mediaspec/mockserver/internal/httpx"
 	"github.com/mediaspec/mediaspec/mockserver/internal/media"
 	"github.com/mediaspec/mediaspec/mockserver/internal/store"
 	"github.com/mediaspec/mediaspec/mockserver/model"
@@ -35,9 +36,10 @@ import (
 // upload under --media-dir off) a grey picture of its size.
 
 // maxArchives is how many archives are written at once; one more is
-// answered 503 at once. Each holds an archiveBuffer and a writeChunk buffer
-// while its client reads (archiveWriter says for how long). Slots are not
-// kept per user: on a developer's machine every client is the one user.
+// answered 503 at once. Each holds an archiveBuffer and an httpx.WriteChunk
+// buffer while its client reads (archiveWriter says for how long). Slots
+// are not kept per user: on a developer's machine every client is the one
+// user.
 const maxArchives = 16
 
 // archiveBuffer is what an archive reads of a file at a time.
@@ -82,7 +84,8 @@ func (s *server) downloadInfo(c *call, b dto.Body) error {
 	if err != nil {
 		return fmt.Errorf("encoding the download's archives: %w", err)
 	}
-	s.large.write(c.w, http.StatusCreated, one(0, body)) // a POST without @HttpCode: 201, as the reference
+	a := one(0, body)
+	s.large.Write(c.w, http.StatusCreated, a.parts, a.size, a.etag) // a POST without @HttpCode: 201, as the reference
 	return nil
 }
 
@@ -203,7 +206,7 @@ func (s *server) downloadAsset(c *call) error {
 	// 412 to a POST's If-None-Match: judged above.
 	c.r.Header.Del("If-None-Match")
 	c.r.Header.Del("If-Modified-Since")
-	serveContent(deadlineResponse{ResponseWriter: c.w, rc: http.NewResponseController(c.w)}, c.r, o.modified, content)
+	httpx.ServeContent(deadlineResponse{ResponseWriter: c.w, rc: http.NewResponseController(c.w)}, c.r, o.modified, content)
 	return nil
 }
 
@@ -247,14 +250,14 @@ func downloadType(a *model.AssetRecord) string {
 
 // deadlineResponse gives each write of an answer written by another
 // (http.ServeContent) the deadline of its size: a client that stops
-// reading is let go within about writeBase, whatever the file's size.
+// reading is let go within about httpx.WriteBase, whatever the file's size.
 type deadlineResponse struct {
 	http.ResponseWriter
 	rc *http.ResponseController
 }
 
 func (d deadlineResponse) Write(p []byte) (int, error) {
-	_ = d.rc.SetWriteDeadline(time.Now().Add(writeDeadline(len(p))))
+	_ = d.rc.SetWriteDeadline(time.Now().Add(httpx.WriteDeadline(len(p))))
 	return d.ResponseWriter.Write(p)
 }
 
@@ -272,8 +275,8 @@ type archiveEntry struct {
 // of the assets named, in the order named (a repeated id is a second
 // copy, as on the reference), each stored as it is (media files are
 // compressed already), named as uploaded, a name met again as NAME+1.EXT,
-// NAME+2.EXT... It is written as it is read, through a writeChunk buffer:
-// memory does not grow with the files' sizes, only by the central
+// NAME+2.EXT... It is written as it is read, through an httpx.WriteChunk
+// buffer: memory does not grow with the files' sizes, only by the central
 // directory's few dozen bytes a file. As on the reference,
 // application/octet-stream, chunked, no Content-Disposition.
 func (s *server) downloadArchive(c *call, b dto.Body) error {
@@ -297,10 +300,10 @@ func (s *server) downloadArchive(c *call, b dto.Body) error {
 			e.close()
 		}
 	}()
-	if !s.archives.take(c.w) {
+	if !s.archives.Take(c.w) {
 		return nil
 	}
-	defer s.archives.release()
+	defer s.archives.Release()
 	// The first file is opened before the answer starts: painters busy
 	// past the wait are then a 503, not an archive cut short.
 	if len(entries) > 0 {
@@ -315,7 +318,7 @@ func (s *server) downloadArchive(c *call, b dto.Body) error {
 	}
 	c.w.Header().Set("Content-Type", "application/octet-stream")
 	c.w.WriteHeader(http.StatusOK)
-	bw := bufio.NewWriterSize(s.newArchiveWriter(c.w), writeChunk)
+	bw := bufio.NewWriterSize(s.newArchiveWriter(c.w), httpx.WriteChunk)
 	err = s.writeArchive(c.r.Context(), bw, entries, make([]byte, archiveBuffer))
 	if err == nil {
 		err = bw.Flush()
@@ -385,7 +388,7 @@ type archiveWriter struct {
 }
 
 func (s *server) newArchiveWriter(w http.ResponseWriter) *archiveWriter {
-	return &archiveWriter{w: w, rc: http.NewResponseController(w), pace: cmp.Or(s.archivePace, pace{writeBase, minWriteRate})}
+	return &archiveWriter{w: w, rc: http.NewResponseController(w), pace: cmp.Or(s.archivePace, pace{httpx.WriteBase, httpx.MinWriteRate})}
 }
 
 // within is how long n bytes may take at the pace, after base.

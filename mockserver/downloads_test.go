@@ -19,6 +19,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/mediaspec/mediaspec/mockserver/internal/httpx"
 	"github.com/mediaspec/mediaspec/mockserver/internal/media"
 	"github.com/mediaspec/mediaspec/mockserver/internal/store"
 	"github.com/mediaspec/mediaspec/mockserver/internal/store/storetest"
@@ -450,12 +451,12 @@ func TestDownloadsHaveWriteDeadlines(t *testing.T) {
 			require.Equal(t, http.StatusOK, w.Code, w.Body.String())
 			total := 0
 			for i, d := range w.deadlines {
-				assert.LessOrEqual(t, w.written[i], writeChunk, "piece %d", i)
-				assert.InDelta(t, writeDeadline(w.written[i]).Seconds(), d.Seconds(), 1, "piece %d", i)
+				assert.LessOrEqual(t, w.written[i], httpx.WriteChunk, "piece %d", i)
+				assert.InDelta(t, httpx.WriteDeadline(w.written[i]).Seconds(), d.Seconds(), 1, "piece %d", i)
 				total += w.written[i]
 			}
 			assert.Equal(t, w.Body.Len(), total, "every byte is written under a deadline")
-			assert.Greater(t, len(w.deadlines), 2*len(big.content)/writeChunk-1)
+			assert.Greater(t, len(w.deadlines), 2*len(big.content)/httpx.WriteChunk-1)
 		})
 	}
 }

@@ -38,9 +38,7 @@ func waitForBudget(t *testing.T, s *server, ok func(free int64) bool, what strin
 	t.Helper()
 	deadline := time.Now().Add(10 * time.Second)
 	for {
-		s.held.mu.Lock()
-		free := s.held.free
-		s.held.mu.Unlock()
+		free := s.held.Free()
 		if ok(free) {
 			return
 		}

@@ -230,3 +230,28 @@ func TestUnreadBodiesDoNotHoldConnections(t *testing.T) {
 		})
 	}
 }
+
+// An upload whose client stops sending is answered 408 once nothing has
+// arrived for the body timeout, and never sooner: the deadline is pushed
+// on now and then, with a slack that only ever adds to the wait.
+func TestStalledUploadIsCutOffAfterTheTimeout(t *testing.T) {
+	const timeout = 300 * time.Millisecond
+	srv := newHardenedServer(t, Config{Dataset: testDataset, Now: testNow, BodyTimeout: timeout})
+	raw := uploadWith(file("assetData", "stalled.jpg", strings.Repeat("x", 64<<10)))
+	conn, err := net.DialTimeout("tcp", srv.Listener.Addr().String(), 5*time.Second)
+	require.NoError(t, err)
+	defer conn.Close()
+	require.NoError(t, conn.SetDeadline(time.Now().Add(20*time.Second)))
+	_, err = conn.Write(raw[:len(raw)-100]) // the rest never comes
+	require.NoError(t, err)
+	sent := time.Now()
+	resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+	require.NoError(t, err)
+	defer resp.Body.Close()
+	waited := time.Since(sent)
+	body, err := io.ReadAll(resp.Body)
+	require.NoError(t, err)
+	assert.Equal(t, http.StatusRequestTimeout, resp.StatusCode, "%s", body)
+	assert.Contains(t, string(body), "nothing arrived for 300ms")
+	assert.GreaterOrEqual(t, waited, timeout, "cut off before the timeout")
+}

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/mediaspec/mediaspec/mockserver/internal/dto"
+	"github.com/mediaspec/mediaspec/mockserver/internal/httpx"
 	"github.com/mediaspec/mediaspec/mockserver/internal/store"
 )
 
@@ -17,8 +18,8 @@ import (
 // (its class's, else smallBody): a larger one is refused before a byte of
 // it is kept, by its Content-Length when it has one. A body's bytes, and
 // the values it decodes to (dto.ValueCost each, counted before any is
-// made), are set aside from the memory requests may hold (heldmemory.go)
-// before they are held.
+// made), are set aside from the memory requests may hold
+// (httpx.MemoryBudget) before they are held.
 const (
 	// smallBody bounds a body of a few fields (a login, a rename): twice
 	// what its longest texts take with every character escaped.
@@ -32,30 +33,30 @@ const (
 )
 
 // heldBody is a JSON body read, and the memory set aside for it, which its
-// reader gives back with release once it is done with the body and what it
+// reader gives back with Release once it is done with the body and what it
 // decoded to.
 type heldBody struct {
 	data []byte // nil: no body, or not JSON
-	*reservation
+	*httpx.Reservation
 }
 
 // readJSON reads c's body, within limit bytes and with memory set aside
-// for it, when it is JSON by its Content-Type; one that is not is read as
-// no body, as the reference's body parser leaves it. The caller releases
-// what it holds.
-func (m *memoryBudget) readJSON(c *call, limit int64) (*heldBody, error) {
+// for it from m, when it is JSON by its Content-Type; one that is not is
+// read as no body, as the reference's body parser leaves it. The caller
+// releases what it holds.
+func readJSON(m *httpx.MemoryBudget, c *call, limit int64) (*heldBody, error) {
 	mediaType, _, _ := mime.ParseMediaType(c.r.Header.Get("Content-Type"))
 	if mediaType != "application/json" && !strings.HasSuffix(mediaType, "+json") {
-		return &heldBody{reservation: m.reserve()}, nil
+		return &heldBody{Reservation: m.Reserve()}, nil
 	}
-	return m.read(c, limit)
+	return readRaw(m, c, limit)
 }
 
-// read reads c's body whatever its Content-Type, within limit bytes and
-// with memory set aside for it. The caller releases what it holds.
-func (m *memoryBudget) read(c *call, limit int64) (*heldBody, error) {
-	h := &heldBody{reservation: m.reserve()}
-	tooLarge := errorf(http.StatusRequestEntityTooLarge, "The request body is larger than the limit of %d bytes", limit)
+// readRaw reads c's body whatever its Content-Type, within limit bytes and
+// with memory set aside for it from m. The caller releases what it holds.
+func readRaw(m *httpx.MemoryBudget, c *call, limit int64) (*heldBody, error) {
+	h := &heldBody{Reservation: m.Reserve()}
+	tooLarge := httpx.Errorf(http.StatusRequestEntityTooLarge, "The request body is larger than the limit of %d bytes", limit)
 	size := int64(bodyStep)
 	if n := c.r.ContentLength; n > limit {
 		return nil, tooLarge
@@ -63,20 +64,20 @@ func (m *memoryBudget) read(c *call, limit int64) (*heldBody, error) {
 		size = n + 1 // the one byte more finds the end without growing
 	}
 	size = min(size, limit+1)
-	if !h.take(size) {
-		return nil, noRoom(c.w, m)
+	if !h.Take(size) {
+		return nil, h.NoRoom(c.w)
 	}
 	buf := make([]byte, 0, size)
 	for {
 		if len(buf) == cap(buf) {
 			if int64(len(buf)) > limit {
-				h.release()
+				h.Release()
 				return nil, tooLarge
 			}
 			more := min(int64(cap(buf)), limit+1-int64(cap(buf)))
-			if !h.take(more) {
-				h.release()
-				return nil, noRoom(c.w, m)
+			if !h.Take(more) {
+				h.Release()
+				return nil, h.NoRoom(c.w)
 			}
 			grown := make([]byte, len(buf), int64(cap(buf))+more)
 			copy(grown, buf)
@@ -88,12 +89,12 @@ func (m *memoryBudget) read(c *call, limit int64) (*heldBody, error) {
 			break
 		}
 		if err != nil {
-			h.release()
+			h.Release()
 			return nil, bodyReadError(err)
 		}
 	}
 	if int64(len(buf)) > limit {
-		h.release()
+		h.Release()
 		return nil, tooLarge
 	}
 	h.data = buf
@@ -133,10 +134,10 @@ func queryBool(q url.Values, name string, pr *problems) *bool {
 // bodyReadError is the answer to a body that could not be read: one that
 // came too slowly, or broke off.
 func bodyReadError(err error) error {
-	if errors.Is(err, errBodyTooSlow) {
-		return errorf(http.StatusRequestTimeout, "Request body cut off: %v", err)
+	if errors.Is(err, httpx.ErrBodyTooSlow) {
+		return httpx.Errorf(http.StatusRequestTimeout, "Request body cut off: %v", err)
 	}
-	return errorf(http.StatusBadRequest, "The request body could not be read")
+	return httpx.Errorf(http.StatusBadRequest, "The request body could not be read")
 }
 
 // countedBody is what the values of a body take, set aside from its
@@ -147,8 +148,8 @@ func (h *heldBody) countedBody(w http.ResponseWriter, count func([]byte) (int, e
 	if err != nil {
 		return bodyError(err)
 	}
-	if !h.take(int64(n) * dto.ValueCost) {
-		return noRoom(w, h.m)
+	if !h.Take(int64(n) * dto.ValueCost) {
+		return h.NoRoom(w)
 	}
 	return nil
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/mediaspec/mediaspec/mockserver/fake"
+	"github.com/mediaspec/mediaspec/mockserver/internal/httpx"
 	"github.com/mediaspec/mediaspec/mockserver/internal/store"
 	"github.com/mediaspec/mediaspec/mockserver/model"
 )
@@ -125,29 +126,6 @@ func (d *deadlineRecorder) Write(p []byte) (int, error) {
 	return d.ResponseRecorder.Write(p)
 }
 
-// TestAnswersHaveAWriteDeadline: every piece of an answer must be taken
-// within a time that grows with the piece, so that a client that stops
-// reading cannot hold an answer, whatever its size, for much longer than
-// writeBase; and the dataset, the largest, is encoded once and shared.
-func TestAnswersHaveAWriteDeadline(t *testing.T) {
-	for _, n := range []int{0, 1 << 20, 24<<20 + 5} {
-		w := &deadlineRecorder{ResponseRecorder: httptest.NewRecorder()}
-		writeRawJSON(w, http.StatusOK, make([]byte, n))
-		require.Equal(t, n, w.Body.Len())
-		total := 0
-		for i, d := range w.deadlines {
-			assert.LessOrEqual(t, w.written[i], writeChunk, "%d bytes: piece %d", n, i)
-			assert.InDelta(t, writeDeadline(w.written[i]).Seconds(), d.Seconds(), 1, "%d bytes: piece %d", n, i)
-			total += w.written[i]
-		}
-		assert.Equal(t, n, total, "every byte is written under a deadline")
-		assert.Len(t, w.deadlines, max(1, (n+writeChunk-1)/writeChunk), "%d bytes: one deadline a piece, the head with the first", n)
-	}
-	assert.Equal(t, 10*time.Second, writeDeadline(0))
-	assert.Equal(t, 11*time.Second, writeDeadline(writeChunk), "256 KiB at 256 KiB/s")
-
-}
-
 // TestDatasetIsStreamed: /__mock/dataset is written record by record, each
 // piece under its deadline, with the very bytes of json.Marshal; a reader
 // holds a view of the records, which a later write does not change.
@@ -174,8 +152,8 @@ func TestDatasetIsStreamed(t *testing.T) {
 			assert.Equal(t, string(want), w.Body.String())
 			assert.NotContains(t, w.Body.String(), "dora@example.com", "the view is of its moment")
 			for i, n := range w.written {
-				assert.LessOrEqual(t, n, writeChunk, "piece %d", i)
-				assert.InDelta(t, writeDeadline(n).Seconds(), w.deadlines[i].Seconds(), 1, "piece %d", i)
+				assert.LessOrEqual(t, n, httpx.WriteChunk, "piece %d", i)
+				assert.InDelta(t, httpx.WriteDeadline(n).Seconds(), w.deadlines[i].Seconds(), 1, "piece %d", i)
 			}
 		})
 	}
@@ -233,12 +211,12 @@ func TestEncodedAnswersStayBounded(t *testing.T) {
 	assert.Contains(t, c.answers, "big8", "the newest answer is kept")
 }
 
-// TestLargeAnswersAreFewAtOnce: while maxLargeAnswers large answers are
+// TestLargeAnswersAreFewAtOnce: while httpx.MaxLargeAnswers large answers are
 // being written (to clients that may never read them), one more is
 // answered 503 at once instead of being held too.
 func TestLargeAnswersAreFewAtOnce(t *testing.T) {
 	d := testDataset()
-	for i := range 1000 { // an album large enough for a listing over largeAnswer
+	for i := range 1000 { // an album large enough for a listing over httpx.LargeAnswer
 		a := d.Assets[0]
 		a.ID = fmt.Sprintf("00000000-0000-4000-8000-%012d", 200_000+i)
 		a.Checksum = sha1Base64(fmt.Appendf(nil, "large %d", i))
@@ -255,10 +233,10 @@ func TestLargeAnswersAreFewAtOnce(t *testing.T) {
 		h.ServeHTTP(rec, req)
 		return rec
 	}
-	require.Greater(t, list().Body.Len(), largeAnswer, "the listing is a large answer")
+	require.Greater(t, list().Body.Len(), httpx.LargeAnswer, "the listing is a large answer")
 
-	for range maxLargeAnswers {
-		require.True(t, s.large.take(httptest.NewRecorder()))
+	for range httpx.MaxLargeAnswers {
+		require.True(t, s.large.Take(httptest.NewRecorder()))
 	}
 	rec := list()
 	assert.Equal(t, http.StatusServiceUnavailable, rec.Code)
@@ -268,8 +246,8 @@ func TestLargeAnswersAreFewAtOnce(t *testing.T) {
 	rec = httptest.NewRecorder()
 	h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "http://127.0.0.1/__mock/dataset", nil))
 	assert.Equal(t, http.StatusOK, rec.Code, "the dataset has places of its own")
-	for range maxDatasetAnswers {
-		require.True(t, s.datasets.take(httptest.NewRecorder()))
+	for range httpx.MaxDatasetAnswers {
+		require.True(t, s.datasets.Take(httptest.NewRecorder()))
 	}
 	rec = httptest.NewRecorder()
 	h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "http://127.0.0.1/__mock/dataset", nil))
@@ -278,16 +256,9 @@ func TestLargeAnswersAreFewAtOnce(t *testing.T) {
 	h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/api/server-info/ping", nil))
 	assert.Equal(t, http.StatusOK, rec.Code, "a small answer needs no place")
 
-	s.large.release()
+	s.large.Release()
 	assert.Equal(t, http.StatusOK, list().Code, "a freed place serves again")
-	assert.Len(t, s.large, maxLargeAnswers-1, "and is freed after the answer")
-}
-
-func TestWorthTrimming(t *testing.T) {
-	assert.True(t, worthTrimming(100<<20, 0), "the first round, after start-up")
-	assert.False(t, worthTrimming(120<<20, 100<<20), "little more than after the last trim")
-	assert.True(t, worthTrimming(500<<20, 100<<20), "after a crowd of stalled clients")
-	assert.Positive(t, heapHeld())
+	assert.Len(t, s.large, httpx.MaxLargeAnswers-1, "and is freed after the answer")
 }
 
 // TestListingInPiecesIsTheWholeListing: the listing, encoded a link at a
@@ -308,6 +279,6 @@ func TestListingInPiecesIsTheWholeListing(t *testing.T) {
 	})
 	require.NoError(t, err)
 	assert.Equal(t, string(whole), string(rep.body))
-	assert.Equal(t, etagOf(whole), rep.header.Get("ETag"))
+	assert.Equal(t, httpx.ETagOf(whole), rep.header.Get("ETag"))
 	assert.Equal(t, strconv.Itoa(len(whole)), rep.header.Get("Content-Length"))
 }

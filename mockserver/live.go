@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 
+	"github.com/mediaspec/mediaspec/mockserver/internal/httpx"
 	"github.com/mediaspec/mediaspec/mockserver/internal/live"
 	"github.com/mediaspec/mediaspec/mockserver/internal/store"
 	"github.com/mediaspec/mediaspec/mockserver/model"
@@ -38,7 +39,7 @@ func (s *server) liveSocket(c *call) error {
 	err := s.live.Serve(c.w, c.r, s.liveUser(c.r))
 	var refusal *live.Refusal
 	if errors.As(err, &refusal) {
-		return errorf(refusal.Status, "%s", refusal.Message)
+		return httpx.Errorf(refusal.Status, "%s", refusal.Message)
 	}
 	return err
 }
@@ -62,7 +63,7 @@ func (s *server) liveUser(r *http.Request) string {
 
 // noRoute answers as for a route the mux does not know.
 func noRoute(c *call) error {
-	return errorf(http.StatusNotFound, "Cannot %s %s", c.r.Method, c.r.URL.Path)
+	return httpx.Errorf(http.StatusNotFound, "Cannot %s %s", c.r.Method, c.r.URL.Path)
 }
 
 // makePicturesThenTell makes an upload's pictures, then sends its owner's

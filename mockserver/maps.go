@@ -64,7 +64,7 @@ func (s *server) mapMarkers(c *call) error {
 	if err != nil {
 		return err
 	}
-	s.large.write(c.w, http.StatusOK, a)
+	s.large.Write(c.w, http.StatusOK, a.parts, a.size, a.etag)
 	return nil
 }
 

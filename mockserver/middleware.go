@@ -13,6 +13,8 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/mediaspec/mediaspec/mockserver/internal/httpx"
 )
 
 // maxMockDelay bounds x-mock-delay, so a typo cannot hold a connection for hours.
@@ -23,10 +25,10 @@ const maxMockDelay = time.Minute
 // 431 too), the header limit, the x-mock-* headers and the configured latency.
 func (s *server) middleware(h http.Handler) http.Handler {
 	h = s.latency(h)
-	h = conditional(h)
+	h = httpx.Conditional(h)
 	h = guardControl(h)
 	h = mockHeaders(h)
-	h = limitHeaders(h)
+	h = httpx.LimitHeaders(h)
 	h = s.cors(h)
 	h = s.guardBodies(h)
 	return s.logRequests(h)
@@ -40,7 +42,7 @@ func (s *server) middleware(h http.Handler) http.Handler {
 func (s *server) dispatch() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if p := r.URL.Path; p != cleanPath(p) {
-			writeError(w, errorf(http.StatusNotFound, "Cannot %s %s", r.Method, p))
+			httpx.WriteError(w, httpx.Errorf(http.StatusNotFound, "Cannot %s %s", r.Method, p))
 			return
 		}
 		s.mux.ServeHTTP(w, r) // the mux sets the path's wildcards
@@ -52,7 +54,7 @@ func (s *server) dispatch() http.Handler {
 // would answer its own plain-text 404 or 405). It is the mux's pattern
 // "/", which every request matches that no other pattern does.
 func unknownRoute(w http.ResponseWriter, r *http.Request) {
-	writeError(w, errorf(http.StatusNotFound, "Cannot %s %s", r.Method, r.URL.Path))
+	httpx.WriteError(w, httpx.Errorf(http.StatusNotFound, "Cannot %s %s", r.Method, r.URL.Path))
 }
 
 // route registers the handler of a pattern.
@@ -197,13 +199,13 @@ func guardControl(h http.Handler) http.Handler {
 		}
 		host = strings.Trim(host, "[]")
 		if net.ParseIP(host) == nil && host != "localhost" && !strings.HasSuffix(host, ".localhost") {
-			writeError(w, errorf(http.StatusForbidden, "The control API answers only requests for localhost or an IP address, not %q", host))
+			httpx.WriteError(w, httpx.Errorf(http.StatusForbidden, "The control API answers only requests for localhost or an IP address, not %q", host))
 			return
 		}
 		if r.Method == http.MethodPost {
 			mediaType, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
 			if mediaType != "application/json" {
-				writeError(w, errorf(http.StatusUnsupportedMediaType, "The control API takes JSON: send Content-Type: application/json"))
+				httpx.WriteError(w, httpx.Errorf(http.StatusUnsupportedMediaType, "The control API takes JSON: send Content-Type: application/json"))
 				return
 			}
 		}
@@ -221,25 +223,25 @@ func mockHeaders(h http.Handler) http.Handler {
 		if v := r.Header.Get("X-Mock-Delay"); v != "" {
 			d, err := time.ParseDuration(v)
 			if err != nil || d < 0 || d > maxMockDelay {
-				writeError(w, errorf(http.StatusBadRequest, "x-mock-delay must be a duration from 0s to %s, like 300ms", maxMockDelay))
+				httpx.WriteError(w, httpx.Errorf(http.StatusBadRequest, "x-mock-delay must be a duration from 0s to %s, like 300ms", maxMockDelay))
 				return
 			}
-			if !wait(r, d) {
+			if !httpx.Wait(r, d) {
 				// The client closed its side: it may have left, or only be
 				// done sending. Either way it gets the answer it asked for,
 				// never an empty one; if it left, writing it fails.
-				clientGone(w)
+				httpx.ClientGone(w)
 			}
 		}
 		if v := r.Header.Get("X-Mock-Status"); v != "" {
 			status, err := strconv.Atoi(v)
 			if err != nil || status < 400 || status > 599 || http.StatusText(status) == "" {
-				writeError(w, errorf(http.StatusBadRequest, "x-mock-status must be an error status from 400 to 599 that HTTP names, like 503"))
+				httpx.WriteError(w, httpx.Errorf(http.StatusBadRequest, "x-mock-status must be an error status from 400 to 599 that HTTP names, like 503"))
 				return
 			}
 			msg := http.StatusText(status)
-			forcedStatus(w, "x-mock-status")
-			writeError(w, errorf(status, "%s (asked for by x-mock-status)", msg))
+			httpx.ForcedStatus(w, "x-mock-status")
+			httpx.WriteError(w, httpx.Errorf(status, "%s (asked for by x-mock-status)", msg))
 			return
 		}
 		h.ServeHTTP(w, r)
@@ -252,8 +254,8 @@ func (s *server) latency(h http.Handler) http.Handler {
 		return h
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if strings.HasPrefix(r.URL.Path, "/api/") && !wait(r, s.cfg.Latency) {
-			clientGone(w) // and answered all the same, as after x-mock-delay
+		if strings.HasPrefix(r.URL.Path, "/api/") && !httpx.Wait(r, s.cfg.Latency) {
+			httpx.ClientGone(w) // and answered all the same, as after x-mock-delay
 		}
 		h.ServeHTTP(w, r)
 	})
@@ -274,7 +276,7 @@ func (s *server) logRequests(h http.Handler) http.Handler {
 			return
 		}
 		start := time.Now()
-		lw := &loggingWriter{ResponseWriter: w}
+		lw := &httpx.LoggingWriter{ResponseWriter: w}
 		h.ServeHTTP(lw, r)
 		attrs := make([]slog.Attr, 0, maxRequestAttrs)
 		attrs = append(attrs, slog.String("method", r.Method), slog.String("path", r.URL.Path))
@@ -282,41 +284,41 @@ func (s *server) logRequests(h http.Handler) http.Handler {
 			attrs = append(attrs, slog.String("query", q))
 		}
 		switch {
-		case lw.status == 0 && (lw.gone || r.Context().Err() != nil):
+		case lw.Status == 0 && (lw.Gone || r.Context().Err() != nil):
 			attrs = append(attrs, slog.String("outcome", "client gone before the answer"))
-		case lw.writeErr != nil:
-			attrs = append(attrs, slog.Int("status", lw.status),
+		case lw.WriteErr != nil:
+			attrs = append(attrs, slog.Int("status", lw.Status),
 				slog.String("outcome", "client gone during the answer"))
-		case lw.gone:
-			attrs = append(attrs, slog.Int("status", lw.status),
+		case lw.Gone:
+			attrs = append(attrs, slog.Int("status", lw.Status),
 				slog.String("outcome", "client closed its side while the answer was delayed; answered at once"))
 		default:
-			if lw.status == 0 {
-				lw.status = http.StatusOK
+			if lw.Status == 0 {
+				lw.Status = http.StatusOK
 			}
-			attrs = append(attrs, slog.Int("status", lw.status))
+			attrs = append(attrs, slog.Int("status", lw.Status))
 		}
 		level := slog.LevelInfo
 		switch {
-		case lw.status >= 500:
+		case lw.Status >= 500:
 			level = slog.LevelError
-		case lw.status >= 400:
+		case lw.Status >= 400:
 			level = slog.LevelWarn
 		}
-		if lw.status >= 400 && lw.message != nil {
-			attrs = append(attrs, slog.String("message", logMessage(lw.message)))
+		if lw.Status >= 400 && lw.Message != nil {
+			attrs = append(attrs, slog.String("message", logMessage(lw.Message)))
 		}
-		if lw.detail != nil {
-			attrs = append(attrs, slog.String("error", lw.detail.Error()))
+		if lw.Detail != nil {
+			attrs = append(attrs, slog.String("error", lw.Detail.Error()))
 		}
-		if lw.forced != "" {
-			attrs = append(attrs, slog.String("forced", lw.forced))
+		if lw.Forced != "" {
+			attrs = append(attrs, slog.String("forced", lw.Forced))
 		}
 		if c := credentialOf(r); c.value != nil {
 			attrs = append(attrs, credentialAttr(c))
 		}
 		end := time.Now()
-		attrs = append(attrs, slog.Int64("bytes", lw.bytes), slog.Duration("duration", end.Sub(start)))
+		attrs = append(attrs, slog.Int64("bytes", lw.Bytes), slog.Duration("duration", end.Sub(start)))
 		// The record is made here, as slog's own wrappers make theirs: the
 		// line has no source to name, so the caller's frames are not read.
 		if h := s.log.Handler(); h.Enabled(r.Context(), level) {
@@ -429,40 +431,3 @@ func isPrintableASCII(s string) bool {
 	}
 	return true
 }
-
-// loggingWriter remembers, for the request log, the status, the bytes, the
-// message of an error answered and its detail when the client is not told
-// it, who forced the status, and whether writing failed (the client went
-// away) of a response.
-type loggingWriter struct {
-	http.ResponseWriter
-	status   int
-	bytes    int64
-	message  any
-	detail   error
-	forced   string
-	writeErr error
-	gone     bool
-}
-
-func (w *loggingWriter) WriteHeader(status int) {
-	if w.status == 0 {
-		w.status = status
-	}
-	w.ResponseWriter.WriteHeader(status)
-}
-
-func (w *loggingWriter) Write(b []byte) (int, error) {
-	if w.status == 0 {
-		w.status = http.StatusOK
-	}
-	n, err := w.ResponseWriter.Write(b)
-	w.bytes += int64(n)
-	if err != nil && w.writeErr == nil {
-		w.writeErr = err
-	}
-	return n, err
-}
-
-// Unwrap lets http.ResponseController reach the connection.
-func (w *loggingWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }

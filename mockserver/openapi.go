@@ -1,10 +1,14 @@
 package mockserver
 
-import "net/http"
+import (
+	"net/http"
+
+	"github.com/mediaspec/mediaspec/mockserver/internal/httpx"
+)
 
 // specJSON serves the project's OpenAPI document as JSON, without credentials.
 func (s *server) specJSON(c *call) error {
-	writeTagged(c.w, http.StatusOK, s.openapiJSON, s.openapiETag)
+	httpx.WriteTagged(c.w, http.StatusOK, s.openapiJSON, s.openapiETag)
 	return nil
 }
 

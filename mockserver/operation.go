@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/mediaspec/mediaspec/mockserver/internal/dto"
+	"github.com/mediaspec/mediaspec/mockserver/internal/httpx"
 	"github.com/mediaspec/mediaspec/mockserver/internal/store"
 )
 
@@ -58,11 +59,11 @@ func (s *server) as(pol policy, op operation) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		c := &call{w: w, r: r, aud: audience{reference: s.cfg.ReferenceShapes}}
 		if err := s.let(pol, c); err != nil {
-			writeError(w, err)
+			httpx.WriteError(w, err)
 			return
 		}
 		if err := op(c); err != nil {
-			writeError(w, err)
+			httpx.WriteError(w, err)
 		}
 	})
 }
@@ -108,11 +109,11 @@ var errForbidden = store.Fail(store.Forbidden, "Forbidden resource")
 
 // errMyLinkForbidden is the answer of the routes only a link's key may
 // call, to anyone else: the reference's 403 without an error name.
-var errMyLinkForbidden = &apiError{status: http.StatusForbidden, message: "Forbidden", bare: true}
+var errMyLinkForbidden = &httpx.Error{Status: http.StatusForbidden, Message: "Forbidden", Bare: true}
 
 // json answers v with status.
 func (c *call) json(status int, v any) error {
-	writeJSON(c.w, status, v)
+	httpx.WriteJSON(c.w, status, v)
 	return nil
 }
 
@@ -136,19 +137,19 @@ func (s *server) withBody(class *dto.Class, op func(c *call, b dto.Body) error) 
 // a 400 with the parser's words, as the reference answers it; a body that
 // is not JSON (by its Content-Type), empty, or no object, has no members.
 func (s *server) readBody(c *call, class *dto.Class) (b dto.Body, done func(), err error) {
-	h, err := s.held.readJSON(c, int64(cmp.Or(class.MaxBytes(), smallBody)))
+	h, err := readJSON(s.held, c, int64(cmp.Or(class.MaxBytes(), smallBody)))
 	if err != nil {
 		return nil, nil, err
 	}
 	if err := h.countedBody(c.w, class.Count); err != nil {
-		h.release()
+		h.Release()
 		return nil, nil, err
 	}
 	if b, err = class.Decode(h.data); err != nil {
-		h.release()
+		h.Release()
 		return nil, nil, bodyError(err)
 	}
-	return b, h.release, nil
+	return b, h.Release, nil
 }
 
 // bodyError is the answer to a body that class.Decode refused: every
@@ -165,9 +166,9 @@ func bodyError(err error) error {
 	case errors.As(err, &thrown):
 		return store.Fail(store.Invalid, "%s", string(thrown))
 	case errors.As(err, &syntax):
-		return errorf(http.StatusBadRequest, "%s", string(syntax))
+		return httpx.Errorf(http.StatusBadRequest, "%s", string(syntax))
 	case errors.As(err, &tooMany):
-		return errorf(http.StatusRequestEntityTooLarge, "%s", tooMany.Error())
+		return httpx.Errorf(http.StatusRequestEntityTooLarge, "%s", tooMany.Error())
 	}
 	return fmt.Errorf("reading a body: %w", err)
 }

@@ -22,7 +22,7 @@ import (
 )
 
 // fillSlots takes every slot of l, and gives them back at the test's end.
-func fillSlots(t *testing.T, l largeAnswers) {
+func fillSlots(t *testing.T, l pictureSlots) {
 	t.Helper()
 	for range cap(l) {
 		l <- struct{}{}

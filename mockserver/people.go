@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/mediaspec/mediaspec/mockserver/internal/dto"
+	"github.com/mediaspec/mediaspec/mockserver/internal/httpx"
 	"github.com/mediaspec/mediaspec/mockserver/internal/store"
 	"github.com/mediaspec/mediaspec/mockserver/model"
 	"github.com/mediaspec/mediaspec/mockserver/pictures"
@@ -188,7 +189,7 @@ func (s *server) personAssets(c *call) error {
 
 // errNoThumbnail is the reference's answer for a person without a
 // picture: a bare 404.
-var errNoThumbnail = &apiError{status: http.StatusNotFound, message: "Not Found", bare: true}
+var errNoThumbnail = &httpx.Error{Status: http.StatusNotFound, Message: "Not Found", Bare: true}
 
 // personThumbnail is GET /api/people/{id}/thumbnail: a portrait of the
 // person, painted from their id, as image/jpeg; a person without a
@@ -218,7 +219,7 @@ func (s *server) personThumbnail(c *call) error {
 	h := c.w.Header()
 	h.Set("Cache-Control", "private, no-cache, no-transform")
 	h.Set("Content-Type", "image/jpeg")
-	_ = http.NewResponseController(c.w).SetWriteDeadline(time.Now().Add(writeDeadline(len(body))))
+	_ = http.NewResponseController(c.w).SetWriteDeadline(time.Now().Add(httpx.WriteDeadline(len(body))))
 	http.ServeContent(c.w, c.r, "", time.Time{}, bytes.NewReader(body))
 	return nil
 }

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/mediaspec/mediaspec/mockserver/internal/formdata"
+	"github.com/mediaspec/mediaspec/mockserver/internal/httpx"
 	"github.com/mediaspec/mediaspec/mockserver/internal/media"
 	"github.com/mediaspec/mediaspec/mockserver/internal/store"
 	"github.com/mediaspec/mediaspec/mockserver/model"
@@ -87,7 +88,7 @@ func (s *server) receiveProfileImage(r *http.Request, bufs *uploadBuffers) (_ *m
 	}()
 	for parts := 0; ; parts++ {
 		if parts > maxParts {
-			return nil, errorf(http.StatusBadRequest, "Too many parts: an upload has at most %d", maxParts)
+			return nil, httpx.Errorf(http.StatusBadRequest, "Too many parts: an upload has at most %d", maxParts)
 		}
 		part, err := mr.NextPart()
 		if errors.Is(err, io.EOF) {
@@ -101,13 +102,13 @@ func (s *server) receiveProfileImage(r *http.Request, bufs *uploadBuffers) (_ *m
 			continue
 		}
 		if part.FormName() != "file" || img.Name != "" {
-			return nil, errorf(http.StatusBadRequest, "Unexpected field")
+			return nil, httpx.Errorf(http.StatusBadRequest, "Unexpected field")
 		}
 		if img.Name, err = rawFileName(part); err != nil {
 			return nil, err
 		}
 		if !isProfileFile(img.Name) {
-			return nil, errorf(http.StatusBadRequest, "Unsupported file type %s", img.Name)
+			return nil, httpx.Errorf(http.StatusBadRequest, "Unsupported file type %s", img.Name)
 		}
 		if s.folder != nil {
 			err = s.writeProfileImage(img, part, bufs)
@@ -119,17 +120,17 @@ func (s *server) receiveProfileImage(r *http.Request, bufs *uploadBuffers) (_ *m
 		}
 	}
 	if img.Name == "" {
-		return nil, errorf(http.StatusBadRequest, "File is required")
+		return nil, httpx.Errorf(http.StatusBadRequest, "File is required")
 	}
 	return img, nil
 }
 
 // errNoRoomForImages is the answer to a profile image the memory kept for
 // them has no room for.
-var errNoRoomForImages = errorf(http.StatusInsufficientStorage, "No room left for profile images: the mock holds %d bytes of them, those being uploaded included, without a media folder", media.MaxProfileImagesHeld)
+var errNoRoomForImages = httpx.Errorf(http.StatusInsufficientStorage, "No room left for profile images: the mock holds %d bytes of them, those being uploaded included, without a media folder", media.MaxProfileImagesHeld)
 
 // tooLargeImage is the answer to a profile image over maxProfileImage.
-var tooLargeImage = errorf(http.StatusRequestEntityTooLarge, "A profile image is at most %d bytes", maxProfileImage)
+var tooLargeImage = httpx.Errorf(http.StatusRequestEntityTooLarge, "A profile image is at most %d bytes", maxProfileImage)
 
 // writeProfileImage streams a part into a new file of the media folder,
 // taking a place for it (503 while every place is taken).
@@ -147,7 +148,7 @@ func (s *server) writeProfileImage(img *media.NewImage, part *formdata.Part, buf
 	}
 	switch pe := (*fs.PathError)(nil); {
 	case errors.Is(err, syscall.ENOSPC):
-		return errorf(http.StatusInsufficientStorage, "No space left in the media folder for this profile image")
+		return httpx.Errorf(http.StatusInsufficientStorage, "No space left in the media folder for this profile image")
 	case errors.As(err, &pe):
 		return fmt.Errorf("writing a profile image: %w", err)
 	case err != nil:
@@ -245,7 +246,7 @@ func (s *server) profileImage(c *call) error {
 		return err
 	}
 	if u.ProfileImagePath == "" {
-		return errorf(http.StatusNotFound, "User does not have a profile image")
+		return httpx.Errorf(http.StatusNotFound, "User does not have a profile image")
 	}
 	h := c.w.Header()
 	h.Set("Cache-Control", "public, max-age=0")
@@ -254,8 +255,8 @@ func (s *server) profileImage(c *call) error {
 		defer r.Close()
 		size, _ := r.Seek(0, io.SeekEnd)
 		_, _ = r.Seek(0, io.SeekStart)
-		_ = http.NewResponseController(c.w).SetWriteDeadline(time.Now().Add(writeDeadline(int(size))))
-		serveContent(c.w, c.r, at, r)
+		_ = http.NewResponseController(c.w).SetWriteDeadline(time.Now().Add(httpx.WriteDeadline(int(size))))
+		httpx.ServeContent(c.w, c.r, at, r)
 		return nil
 	}
 	key := "profile/" + u.ID + "/" + u.AvatarColor
@@ -266,11 +267,11 @@ func (s *server) profileImage(c *call) error {
 		}
 		s.pictures.Put(key, body)
 	}
-	_ = http.NewResponseController(c.w).SetWriteDeadline(time.Now().Add(writeDeadline(len(body))))
+	_ = http.NewResponseController(c.w).SetWriteDeadline(time.Now().Add(httpx.WriteDeadline(len(body))))
 	changed := u.UpdatedAt
 	if changed.IsZero() {
 		changed = u.CreatedAt
 	}
-	serveContent(c.w, c.r, changed.Time, bytes.NewReader(body))
+	httpx.ServeContent(c.w, c.r, changed.Time, bytes.NewReader(body))
 	return nil
 }

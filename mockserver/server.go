@@ -12,6 +12,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/mediaspec/mediaspec/mockserver/internal/httpx"
 	"github.com/mediaspec/mediaspec/mockserver/internal/live"
 	"github.com/mediaspec/mediaspec/mockserver/internal/media"
 	"github.com/mediaspec/mediaspec/mockserver/internal/store"
@@ -29,6 +30,9 @@ const DefaultMaxMadeRecords = store.MaxMadeRecords
 
 // DefaultThumbnailCache is the default bound of the picture cache, in bytes.
 const DefaultThumbnailCache = media.DefaultPictureCache
+
+// DefaultRequestMemory is the default of Config.RequestMemory.
+const DefaultRequestMemory = 64 << 20
 
 // Config is what a mock server is made of.
 type Config struct {
@@ -109,12 +113,12 @@ type server struct {
 	openapiJSON, openapiYAML []byte
 	openapiETag              string
 	uploadBuffers            *bufferPool
-	held                     *memoryBudget // what requests hold of what their callers sent (heldmemory.go)
-	large                    largeAnswers
-	datasets                 largeAnswers
-	archives                 largeAnswers // the archives being written (downloads.go)
-	archivePace              pace         // zero: writeBase and minWriteRate (downloads.go)
-	painters                 painters     // the pictures being painted (large.go)
+	held                     *httpx.MemoryBudget // what requests hold of what their callers sent
+	large                    httpx.LargeAnswers
+	datasets                 httpx.LargeAnswers
+	archives                 httpx.LargeAnswers // the archives being written (downloads.go)
+	archivePace              pace               // zero: httpx.WriteBase and httpx.MinWriteRate (downloads.go)
+	painters                 painters           // the pictures being painted (painters.go)
 	pictures                 *media.PictureCache
 	profiles                 *media.ProfileImages
 	folder                   *media.Folder // the media folder; nil: uploads are not kept
@@ -159,7 +163,7 @@ func newServer(cfg Config) (*server, error) {
 	}
 	cfg.ChecksumHeader = cmp.Or(cfg.ChecksumHeader, DefaultChecksumHeader)
 	if cfg.BodyTimeout <= 0 {
-		cfg.BodyTimeout = defaultBodyTimeout
+		cfg.BodyTimeout = httpx.DefaultBodyTimeout
 	}
 	if cfg.Now == nil {
 		cfg.Now = time.Now
@@ -176,12 +180,12 @@ func newServer(cfg Config) (*server, error) {
 	}
 	s := &server{cfg: cfg, store: st, answers: newAnswerCache(st), log: cfg.Logger, mux: http.NewServeMux()}
 	s.openapiJSON, s.openapiYAML = openapi.JSON(), openapi.YAML()
-	s.openapiETag = etagOf(s.openapiJSON)
+	s.openapiETag = httpx.ETagOf(s.openapiJSON)
 	s.uploadBuffers = newBufferPool()
-	s.held = newMemoryBudget(cmp.Or(cfg.RequestMemory, DefaultRequestMemory))
-	s.large = make(largeAnswers, maxLargeAnswers)
-	s.datasets = make(largeAnswers, maxDatasetAnswers)
-	s.archives = make(largeAnswers, maxArchives)
+	s.held = httpx.NewMemoryBudget(cmp.Or(cfg.RequestMemory, DefaultRequestMemory))
+	s.large = make(httpx.LargeAnswers, httpx.MaxLargeAnswers)
+	s.datasets = make(httpx.LargeAnswers, httpx.MaxDatasetAnswers)
+	s.archives = make(httpx.LargeAnswers, maxArchives)
 	s.painters = newPainters(paintSlots())
 	s.pictures = media.NewPictureCache(cmp.Or(cfg.ThumbnailCache, DefaultThumbnailCache))
 	s.live = s.newLiveHub()
@@ -211,7 +215,7 @@ func newServer(cfg Config) (*server, error) {
 // takes a pack, and the mock never runs out of descriptors, whatever its
 // clients do.
 func DefaultMaxUploadFiles() int {
-	n, ok := fileLimit()
+	n, ok := httpx.FileLimit()
 	if !ok {
 		return 512
 	}

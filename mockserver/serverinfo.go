@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/mediaspec/mediaspec/mockserver/internal/httpx"
 	"github.com/mediaspec/mediaspec/mockserver/internal/media"
 	"github.com/mediaspec/mediaspec/mockserver/internal/store"
 	"github.com/mediaspec/mediaspec/mockserver/model"
@@ -28,14 +29,14 @@ var (
 // wellKnown is GET /.well-known/immich at the server's root: clients
 // discover the API's base path with it.
 func wellKnown(c *call) error {
-	writeRawJSON(c.w, http.StatusOK, wellKnownBody)
+	httpx.WriteRawJSON(c.w, http.StatusOK, wellKnownBody)
 	return nil
 }
 
 // ping is GET /api/server-info/ping. It, the version and the media types
 // ignore any credentials, even bad ones, as on the reference.
 func ping(c *call) error {
-	writeRawJSON(c.w, http.StatusOK, pongBody)
+	httpx.WriteRawJSON(c.w, http.StatusOK, pongBody)
 	return nil
 }
 

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/mediaspec/mediaspec/mockserver/internal/dto"
+	"github.com/mediaspec/mediaspec/mockserver/internal/httpx"
 	"github.com/mediaspec/mediaspec/mockserver/internal/store"
 	"github.com/mediaspec/mediaspec/mockserver/model"
 )
@@ -29,7 +30,7 @@ func (s *server) sharedLinks(c *call) error {
 	if err != nil {
 		return err
 	}
-	s.large.write(c.w, http.StatusOK, a)
+	s.large.Write(c.w, http.StatusOK, a.parts, a.size, a.etag)
 	return nil
 }
 
@@ -234,7 +235,7 @@ func (s *server) mySharedLink(c *call) error {
 		return err
 	}
 	if token != "" && password != nil && !strings.Contains(token, ",") && !slices.Contains(tokens, token) {
-		setCookie(c.w, "immich_shared_link_token", url.QueryEscape(token), linkTokenCookieAge, true, s.cfg.Now())
+		httpx.SetCookie(c.w, "immich_shared_link_token", url.QueryEscape(token), linkTokenCookieAge, true, s.cfg.Now())
 	}
 	return c.json(http.StatusOK, out)
 }

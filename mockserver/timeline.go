@@ -228,7 +228,7 @@ func (s *server) timeBuckets(c *call) error {
 	if err != nil {
 		return err
 	}
-	s.large.write(c.w, http.StatusOK, a)
+	s.large.Write(c.w, http.StatusOK, a.parts, a.size, a.etag)
 	return nil
 }
 
@@ -275,6 +275,6 @@ func (s *server) timeBucket(c *call) error {
 	if err != nil {
 		return err
 	}
-	s.large.write(c.w, http.StatusOK, a)
+	s.large.Write(c.w, http.StatusOK, a.parts, a.size, a.etag)
 	return nil
 }

@@ -5,16 +5,18 @@ import (
 	"io"
 	"net/http"
 	"time"
+
+	"github.com/mediaspec/mediaspec/mockserver/internal/httpx"
 )
 
 // guardBodies bounds how a request's body is read. A handler that reads it
-// reads through guardedBody: a body that stalls, or drips too slowly, is cut
-// off (BodyTimeout). And a request whose body its handler did not read to
-// the end is answered, and its connection closed, at once: net/http would
-// read up to 256 KiB of the rest before writing the answer, and again after
-// it, with no deadline, so a client that announced a body and never sent it
-// (a wrong key, an unknown route, a GET with a Content-Length) held its
-// connection, unanswered, forever.
+// reads through httpx.GuardedBody: a body that stalls, or drips too slowly,
+// is cut off (BodyTimeout). And a request whose body its handler did not
+// read to the end is answered, and its connection closed, at once:
+// net/http would read up to 256 KiB of the rest before writing the answer,
+// and again after it, with no deadline, so a client that announced a body
+// and never sent it (a wrong key, an unknown route, a GET with a
+// Content-Length) held its connection, unanswered, forever.
 func (s *server) guardBodies(h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Body == nil || r.Body == http.NoBody {
@@ -26,7 +28,7 @@ func (s *server) guardBodies(h http.Handler) http.Handler {
 		r.Body = struct {
 			io.Reader
 			io.Closer
-		}{newGuardedBody(w, tb, s.cfg.BodyTimeout), tb}
+		}{httpx.NewGuardedBody(w, tb, s.cfg.BodyTimeout), tb}
 		uw := &unreadWriter{ResponseWriter: w, body: tb}
 		h.ServeHTTP(uw, r)
 		uw.answering()

@@ -26,6 +26,7 @@ import (
 	"github.com/mediaspec/mediaspec/mockserver/exif"
 	"github.com/mediaspec/mediaspec/mockserver/internal/dto"
 	"github.com/mediaspec/mediaspec/mockserver/internal/formdata"
+	"github.com/mediaspec/mediaspec/mockserver/internal/httpx"
 	"github.com/mediaspec/mediaspec/mockserver/internal/ingest"
 	"github.com/mediaspec/mediaspec/mockserver/internal/media"
 	"github.com/mediaspec/mediaspec/mockserver/internal/store"
@@ -47,14 +48,14 @@ func (s *server) upload(c *call) error {
 	// upload rights cannot probe which checksums exist.
 	if p.Link != nil && !p.Link.AllowUpload {
 		// The contract's error, with its name (the reference's has none).
-		return &apiError{status: http.StatusUnauthorized, message: "Unauthorized"}
+		return &httpx.Error{Status: http.StatusUnauthorized, Message: "Unauthorized"}
 	}
 	if v := r.Header.Get(s.cfg.ChecksumHeader); v != "" {
 		if sum, ok := store.DecodeChecksum(strings.TrimSpace(v)); ok {
 			var dup *model.AssetRecord
 			s.store.Read(func(v *store.View) { dup = v.AssetByChecksum(p.User.ID, sum) })
 			if dup != nil {
-				writeRawJSON(c.w, http.StatusOK, uploadAnswer(model.UploadResult{ID: dup.ID, Duplicate: true}))
+				httpx.WriteRawJSON(c.w, http.StatusOK, uploadAnswer(model.UploadResult{ID: dup.ID, Duplicate: true}))
 				return nil
 			}
 		}
@@ -69,8 +70,8 @@ func (s *server) upload(c *call) error {
 	}
 	bufs := s.uploadBuffers.get()
 	defer s.uploadBuffers.put(bufs)
-	held := s.held.reserve()
-	defer held.release()
+	held := s.held.Reserve()
+	defer held.Release()
 	up, err := readUpload(r, bufs, s.folder, held)
 	if up != nil {
 		// Kept by now if the upload made a new asset; else no one's.
@@ -88,7 +89,7 @@ func (s *server) upload(c *call) error {
 		case errors.As(err, &mbe):
 			err = tooLarge(mbe.Limit)
 		case errors.Is(err, errNoRoom):
-			err = noRoom(w, s.held)
+			err = held.NoRoom(w)
 		}
 		return err
 	}
@@ -110,7 +111,7 @@ func (s *server) upload(c *call) error {
 			s.keepFile(up.liveFile, res.LiveVideoID)
 		}
 	}
-	writeRawJSON(c.w, status, uploadAnswer(model.UploadResult{ID: res.ID, Duplicate: res.Duplicate}))
+	httpx.WriteRawJSON(c.w, status, uploadAnswer(model.UploadResult{ID: res.ID, Duplicate: res.Duplicate}))
 	if !res.Duplicate && !picturesQueued {
 		s.tellUploadedNow(c.w, p.User.ID, res.ID)
 	}
@@ -131,7 +132,7 @@ func (s *server) keepFile(f *media.Arriving, id string) bool {
 
 // errTooManyFiles is the answer to an upload, or a profile image, while
 // every place for a file is taken.
-var errTooManyFiles = errorf(http.StatusServiceUnavailable, "Too many uploads are arriving at once; try again in a moment")
+var errTooManyFiles = httpx.Errorf(http.StatusServiceUnavailable, "Too many uploads are arriving at once; try again in a moment")
 
 // incoming is a new file in the media folder for a client's upload or
 // profile image (media.Folder.Incoming): errTooManyFiles while every place
@@ -163,8 +164,8 @@ func uploadAnswer(r model.UploadResult) []byte {
 	return append(b, '}')
 }
 
-func tooLarge(limit int64) *apiError {
-	return errorf(http.StatusRequestEntityTooLarge, "Upload is larger than the limit of %d bytes", limit)
+func tooLarge(limit int64) *httpx.Error {
+	return httpx.Errorf(http.StatusRequestEntityTooLarge, "Upload is larger than the limit of %d bytes", limit)
 }
 
 // filePart is a file of the upload, read to its end: its name, SHA-1, size
@@ -183,7 +184,7 @@ type upload struct {
 	// fields are the text fields the upload reads (uploadFields), as sent.
 	fields map[string]string
 	// held is the memory set aside for what the upload keeps of its parts.
-	held *reservation
+	held *httpx.Reservation
 	// repeated are the text fields sent more than once: the reference
 	// reads them as lists, which no field takes.
 	repeated []string
@@ -277,7 +278,7 @@ func (p *bufferPool) put(b *uploadBuffers) {
 // upload's assetData head lives in bufs until they are reused. What it
 // keeps of the parts (the fields, the heads of its files) is set aside in
 // held as it grows: past the room there is, it stops with errNoRoom.
-func readUpload(r *http.Request, bufs *uploadBuffers, m *media.Folder, held *reservation) (*upload, error) {
+func readUpload(r *http.Request, bufs *uploadBuffers, m *media.Folder, held *httpx.Reservation) (*upload, error) {
 	bufs.read.Reset(r.Body)
 	defer bufs.read.Reset(nil)
 	mr, err := multipartReader(r.Header.Get("Content-Type"), bufs.read)
@@ -294,7 +295,7 @@ func readUpload(r *http.Request, bufs *uploadBuffers, m *media.Folder, held *res
 			return nil, malformed(err)
 		}
 		if n == maxParts {
-			return nil, errorf(http.StatusBadRequest, "Too many parts: an upload has at most %d", maxParts)
+			return nil, httpx.Errorf(http.StatusBadRequest, "Too many parts: an upload has at most %d", maxParts)
 		}
 		if part.FileName() == "" {
 			err = up.readField(part, bufs.field)
@@ -321,11 +322,11 @@ func multipartReader(contentType string, body *bufio.Reader) (*formdata.Reader, 
 	mediaType, boundary, err := formdata.ParseContentType(contentType)
 	switch {
 	case err != nil && strings.HasPrefix(strings.ToLower(strings.TrimSpace(contentType)), "multipart/"):
-		return nil, errorf(http.StatusBadRequest, "Malformed multipart body: Content-Type %q cannot be read", contentType)
+		return nil, httpx.Errorf(http.StatusBadRequest, "Malformed multipart body: Content-Type %q cannot be read", contentType)
 	case err != nil || mediaType != "multipart/form-data":
-		return nil, errorf(http.StatusBadRequest, "File is required")
+		return nil, httpx.Errorf(http.StatusBadRequest, "File is required")
 	case boundary == "":
-		return nil, errorf(http.StatusBadRequest, "Malformed multipart body: the Content-Type has no boundary")
+		return nil, httpx.Errorf(http.StatusBadRequest, "Malformed multipart body: the Content-Type has no boundary")
 	}
 	return formdata.NewReader(body, boundary), nil
 }
@@ -336,26 +337,26 @@ func malformed(err error) error {
 	if errors.As(err, &mbe) {
 		return err
 	}
-	if errors.Is(err, errBodyTooSlow) {
-		return errorf(http.StatusRequestTimeout, "Upload cut off: %v", err)
+	if errors.Is(err, httpx.ErrBodyTooSlow) {
+		return httpx.Errorf(http.StatusRequestTimeout, "Upload cut off: %v", err)
 	}
 	if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
-		return errorf(http.StatusBadRequest, "Malformed multipart body: it ends before its closing boundary")
+		return httpx.Errorf(http.StatusBadRequest, "Malformed multipart body: it ends before its closing boundary")
 	}
 	// The rest are the reader's own errors, in Go's words: told in the
 	// API's.
 	switch {
 	case errors.Is(err, formdata.ErrHeader):
-		return errorf(http.StatusBadRequest, "Malformed multipart body: a part's headers cannot be read")
+		return httpx.Errorf(http.StatusBadRequest, "Malformed multipart body: a part's headers cannot be read")
 	case errors.Is(err, formdata.ErrHeaderTooLarge):
-		return errorf(http.StatusBadRequest, "Malformed multipart body: a part's headers are too large")
+		return httpx.Errorf(http.StatusBadRequest, "Malformed multipart body: a part's headers are too large")
 	}
-	return errorf(http.StatusBadRequest, "Malformed multipart body: it does not follow the boundary of its Content-Type")
+	return httpx.Errorf(http.StatusBadRequest, "Malformed multipart body: it does not follow the boundary of its Content-Type")
 }
 
 func (up *upload) readField(part *formdata.Part, scratch []byte) error {
 	b, grown, err := readBounded(part, scratch[:0], maxFieldBytes+1, up.held)
-	defer up.held.give(grown) // the grown scratch is let go
+	defer up.held.Give(grown) // the grown scratch is let go
 	if errors.Is(err, errNoRoom) {
 		return err
 	}
@@ -363,7 +364,7 @@ func (up *upload) readField(part *formdata.Part, scratch []byte) error {
 		return malformed(err)
 	}
 	if len(b) > maxFieldBytes {
-		return errorf(http.StatusBadRequest, "Field %s is too long: at most %d bytes", part.FormName(), maxFieldBytes)
+		return httpx.Errorf(http.StatusBadRequest, "Field %s is too long: at most %d bytes", part.FormName(), maxFieldBytes)
 	}
 	name := part.FormName()
 	if !slices.Contains(uploadFields, name) {
@@ -372,7 +373,7 @@ func (up *upload) readField(part *formdata.Part, scratch []byte) error {
 	if _, seen := up.fields[name]; seen {
 		up.repeated = append(up.repeated, name)
 	}
-	if !up.held.take(int64(len(b))) {
+	if !up.held.Take(int64(len(b))) {
 		return errNoRoom
 	}
 	up.fields[name] = string(b)
@@ -390,13 +391,13 @@ var errNoRoom = errors.New("no room to keep the upload's parts")
 // all: a field's value is read into the upload's scratch buffer, and only
 // a value larger than it takes memory of its own, set aside in held
 // (grown, which the caller gives back once it lets the value go).
-func readBounded(r io.Reader, b []byte, limit int, held *reservation) (_ []byte, grown int64, _ error) {
+func readBounded(r io.Reader, b []byte, limit int, held *httpx.Reservation) (_ []byte, grown int64, _ error) {
 	for len(b) < limit {
 		if len(b) == cap(b) {
 			before := cap(b)
 			more := min(cap(b)+1, limit-len(b))
 			b = slices.Grow(b, more)
-			if !held.take(int64(cap(b) - before)) {
+			if !held.Take(int64(cap(b) - before)) {
 				return b, grown, errNoRoom
 			}
 			grown += int64(cap(b) - before)
@@ -423,7 +424,7 @@ func (up *upload) readFile(part *formdata.Part, bufs *uploadBuffers, m *media.Fo
 	switch part.FormName() {
 	case "assetData":
 		slot, allowed = &up.asset, func(ext string) bool { return model.AssetTypeOf(ext) != "" }
-		if !up.held.take(int64(cap(bufs.head))) {
+		if !up.held.Take(int64(cap(bufs.head))) {
 			return errNoRoom
 		}
 		sink.head = headWriter{b: bufs.head[:0], max: exif.MaxHead, sniff: exif.SniffSize, room: up.held}
@@ -436,14 +437,14 @@ func (up *upload) readFile(part *formdata.Part, bufs *uploadBuffers, m *media.Fo
 		sink.head = headWriter{max: exif.MaxXMP + 1, room: up.held}
 	}
 	if slot == nil || *slot != nil {
-		return errorf(http.StatusBadRequest, "Unexpected field")
+		return httpx.Errorf(http.StatusBadRequest, "Unexpected field")
 	}
 	filename, err := rawFileName(part)
 	if err != nil {
 		return err
 	}
 	if !allowed(strings.ToLower(path.Ext(filename))) {
-		return errorf(http.StatusBadRequest, "Unsupported file type %s", filename)
+		return httpx.Errorf(http.StatusBadRequest, "Unsupported file type %s", filename)
 	}
 	sink.hash.Reset()
 	sink.video, sink.file = nil, nil
@@ -474,7 +475,7 @@ func (up *upload) readFile(part *formdata.Part, bufs *uploadBuffers, m *media.Fo
 		return err
 	}
 	if errors.Is(err, syscall.ENOSPC) {
-		return errorf(http.StatusInsufficientStorage, "No space left in the media folder for this upload")
+		return httpx.Errorf(http.StatusInsufficientStorage, "No space left in the media folder for this upload")
 	}
 	if pe := (*fs.PathError)(nil); errors.As(err, &pe) {
 		return fmt.Errorf("writing the upload's file: %w", err)
@@ -484,7 +485,7 @@ func (up *upload) readFile(part *formdata.Part, bufs *uploadBuffers, m *media.Fo
 	}
 	if kept != nil {
 		if err := bufs.file.Flush(); errors.Is(err, syscall.ENOSPC) {
-			return errorf(http.StatusInsufficientStorage, "No space left in the media folder for this upload")
+			return httpx.Errorf(http.StatusInsufficientStorage, "No space left in the media folder for this upload")
 		} else if err != nil {
 			return fmt.Errorf("writing the upload's file: %w", err)
 		}
@@ -531,10 +532,10 @@ func rawFileName(part *formdata.Part) (string, error) {
 	bad := !utf8.ValidString(name) || name == "." || name == ".." || strings.ContainsAny(name, `/\`) ||
 		strings.ContainsFunc(name, unicode.IsControl)
 	if bad {
-		return "", errorf(http.StatusBadRequest, "Invalid file name %q: a file name is a plain name without a path or control characters", name)
+		return "", httpx.Errorf(http.StatusBadRequest, "Invalid file name %q: a file name is a plain name without a path or control characters", name)
 	}
 	if len(name) > store.MaxFileNameBytes {
-		return "", errorf(http.StatusBadRequest, "The file name of %s is %d bytes long: a file name is at most %d bytes", part.FormName(), len(name), store.MaxFileNameBytes)
+		return "", httpx.Errorf(http.StatusBadRequest, "The file name of %s is %d bytes long: a file name is at most %d bytes", part.FormName(), len(name), store.MaxFileNameBytes)
 	}
 	return name, nil
 }
@@ -549,7 +550,7 @@ type headWriter struct {
 	b     []byte
 	max   int
 	sniff int // 0: keep up to max, whatever the file
-	room  *reservation
+	room  *httpx.Reservation
 }
 
 func (w *headWriter) Write(p []byte) (int, error) {
@@ -580,7 +581,7 @@ func (w *headWriter) Write(p []byte) (int, error) {
 func (w *headWriter) keep(p []byte) error {
 	if need := len(w.b) + len(p); need > cap(w.b) {
 		grown := min(max(need, 2*cap(w.b), exif.SniffSize), w.max)
-		if w.room != nil && !w.room.take(int64(grown-cap(w.b))) {
+		if w.room != nil && !w.room.Take(int64(grown-cap(w.b))) {
 			return errNoRoom
 		}
 		b := make([]byte, len(w.b), grown)
@@ -595,10 +596,10 @@ func (w *headWriter) keep(p []byte) error {
 // problem of the fields in one message, in the reference's order and words.
 func (up *upload) validate() error {
 	if up.files == 0 {
-		return errorf(http.StatusBadRequest, "File is required")
+		return httpx.Errorf(http.StatusBadRequest, "File is required")
 	}
 	if up.asset == nil {
-		return errorf(http.StatusBadRequest, "Field(s) assetData should not be empty")
+		return httpx.Errorf(http.StatusBadRequest, "Field(s) assetData should not be empty")
 	}
 	var problems []string
 	str := func(name string) string {
@@ -640,7 +641,7 @@ func (up *upload) validate() error {
 		}
 		t, ok := dto.ParseDate(v)
 		if !ok {
-			return errorf(http.StatusBadRequest, "%s must be a date string", d.name)
+			return httpx.Errorf(http.StatusBadRequest, "%s must be a date string", d.name)
 		}
 		*d.dst = t
 	}
@@ -665,7 +666,7 @@ func (up *upload) validate() error {
 	up.isVisible = boolean("isVisible", true)
 	up.isOffline = boolean("isOffline", false)
 	if len(problems) > 0 {
-		return &apiError{status: http.StatusBadRequest, message: problems}
+		return &httpx.Error{Status: http.StatusBadRequest, Message: problems}
 	}
 	return nil
 }

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/mediaspec/mediaspec/mockserver/internal/dto"
+	"github.com/mediaspec/mediaspec/mockserver/internal/httpx"
 	"github.com/mediaspec/mediaspec/mockserver/internal/live"
 	"github.com/mediaspec/mediaspec/mockserver/internal/store"
 	"github.com/mediaspec/mediaspec/mockserver/model"
@@ -39,9 +40,9 @@ func (s *server) login(c *call, b dto.Body) error {
 		return err
 	}
 	now := s.cfg.Now()
-	setCookie(c.w, accessTokenCookie, token, sessionCookieAge, true, now)
-	setCookie(c.w, authTypeCookie, "password", sessionCookieAge, true, now)
-	setCookie(c.w, isAuthenticatedCookie, "true", sessionCookieAge, false, now) // the web app reads it
+	httpx.SetCookie(c.w, accessTokenCookie, token, sessionCookieAge, true, now)
+	httpx.SetCookie(c.w, authTypeCookie, "password", sessionCookieAge, true, now)
+	httpx.SetCookie(c.w, isAuthenticatedCookie, "true", sessionCookieAge, false, now) // the web app reads it
 	return c.json(http.StatusCreated, model.Login{
 		AccessToken: token, UserID: u.ID, UserEmail: u.Email, Name: u.Name, IsAdmin: u.IsAdmin,
 		ProfileImagePath: u.ProfileImagePath, ShouldChangePassword: u.ShouldChangePassword,
@@ -143,7 +144,7 @@ func (s *server) logout(c *call) error {
 		}
 	}
 	for _, name := range []string{accessTokenCookie, authTypeCookie, isAuthenticatedCookie} {
-		clearCookie(c.w, name)
+		httpx.ClearCookie(c.w, name)
 	}
 	return c.json(http.StatusOK, struct {
 		Successful  bool   `json:"successful"`

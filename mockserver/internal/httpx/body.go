@@ -1,4 +1,4 @@
-package mockserver
+package httpx
 
 import (
 	"errors"
@@ -13,13 +13,13 @@ import (
 // upload body may arrive once it has taken longer than the body timeout.
 const minBodyRate = 1 << 10
 
-// defaultBodyTimeout is how long an upload body may stall.
-const defaultBodyTimeout = 30 * time.Second
+// DefaultBodyTimeout is how long an upload body may stall.
+const DefaultBodyTimeout = 30 * time.Second
 
-// guardedBody reads an upload body, cutting off a client that stalls for
+// GuardedBody reads an upload body, cutting off a client that stalls for
 // longer than timeout or that drips bytes too slowly to ever finish: without
 // it, one slow client could hold a connection forever.
-type guardedBody struct {
+type GuardedBody struct {
 	r       io.Reader
 	rc      *http.ResponseController
 	timeout time.Duration
@@ -35,14 +35,16 @@ type guardedBody struct {
 // slack, never sooner.
 const deadlineSlackDivisor = 8
 
-// errBodyTooSlow is the answer to a body cut off by guardedBody.
-var errBodyTooSlow = errors.New("upload body too slow")
+// ErrBodyTooSlow is the answer to a body cut off by GuardedBody.
+var ErrBodyTooSlow = errors.New("upload body too slow")
 
-func newGuardedBody(w http.ResponseWriter, r io.Reader, timeout time.Duration) *guardedBody {
-	return &guardedBody{r: r, rc: http.NewResponseController(w), timeout: timeout, start: time.Now()}
+// NewGuardedBody guards r, the body of the request w answers, with timeout;
+// the read deadlines are set through w.
+func NewGuardedBody(w http.ResponseWriter, r io.Reader, timeout time.Duration) *GuardedBody {
+	return &GuardedBody{r: r, rc: http.NewResponseController(w), timeout: timeout, start: time.Now()}
 }
 
-func (g *guardedBody) Read(p []byte) (int, error) {
+func (g *GuardedBody) Read(p []byte) (int, error) {
 	// Not every ResponseWriter can set deadlines (a recorder in a test); the
 	// rate check below still holds there.
 	slack := g.timeout / deadlineSlackDivisor
@@ -53,10 +55,10 @@ func (g *guardedBody) Read(p []byte) (int, error) {
 	n, err := g.r.Read(p)
 	g.n += int64(n)
 	if errors.Is(err, os.ErrDeadlineExceeded) {
-		return n, fmt.Errorf("%w: nothing arrived for %s", errBodyTooSlow, g.timeout)
+		return n, fmt.Errorf("%w: nothing arrived for %s", ErrBodyTooSlow, g.timeout)
 	}
 	if elapsed := time.Since(g.start); elapsed > g.timeout && float64(g.n) < minBodyRate*elapsed.Seconds() {
-		return n, fmt.Errorf("%w: %d bytes in %s, slower than %d bytes/s", errBodyTooSlow, g.n, elapsed.Round(time.Millisecond), minBodyRate)
+		return n, fmt.Errorf("%w: %d bytes in %s, slower than %d bytes/s", ErrBodyTooSlow, g.n, elapsed.Round(time.Millisecond), minBodyRate)
 	}
 	return n, err
 }

@@ -1,4 +1,4 @@
-package mockserver
+package httpx
 
 import (
 	"bytes"
@@ -27,7 +27,7 @@ const (
 // HTTPServer is the http.Server a mock runs in, with the timeouts and limits
 // that keep slow or hostile clients from holding it: headers must arrive in
 // 10 s, idle connections close after 2 minutes, and upload bodies are
-// guarded by the handler (Config.BodyTimeout).
+// guarded by the handler (the mock's Config.BodyTimeout, NewGuardedBody).
 func HTTPServer(h http.Handler, logger *slog.Logger) *http.Server {
 	return &http.Server{
 		Handler:           h,
@@ -39,9 +39,9 @@ func HTTPServer(h http.Handler, logger *slog.Logger) *http.Server {
 	}
 }
 
-// limitHeaders answers 431 with the JSON error body to a request whose
+// LimitHeaders answers 431 with the JSON error body to a request whose
 // headers (and URL) are larger than maxHeaderBytes.
-func limitHeaders(h http.Handler) http.Handler {
+func LimitHeaders(h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		size := len(r.URL.RawQuery) + len(r.URL.Path)
 		for k, vs := range r.Header {
@@ -50,7 +50,7 @@ func limitHeaders(h http.Handler) http.Handler {
 			}
 		}
 		if size > maxHeaderBytes {
-			writeError(w, errorf(http.StatusRequestHeaderFieldsTooLarge, "Request headers are larger than %d bytes", maxHeaderBytes))
+			WriteError(w, Errorf(http.StatusRequestHeaderFieldsTooLarge, "Request headers are larger than %d bytes", maxHeaderBytes))
 			return
 		}
 		h.ServeHTTP(w, r)
@@ -74,7 +74,7 @@ func Listener(ln net.Listener, maxConns int) net.Listener {
 // process's file descriptors less a reserve for everything else it opens,
 // at most 10,000 below it; 4,096 where the limit cannot be read.
 func DefaultMaxConnections() int {
-	n, ok := fileLimit()
+	n, ok := FileLimit()
 	if !ok {
 		return 4096
 	}
@@ -124,7 +124,7 @@ func (l *jsonErrorListener) Accept() (net.Conn, error) {
 func refuse(c net.Conn, limit int64) {
 	defer c.Close()
 	_ = c.SetWriteDeadline(time.Now().Add(refuseDeadline))
-	body := mustErrorBody(errorf(http.StatusServiceUnavailable, "Too many connections: the mock serves at most %d at once", limit))
+	body := mustErrorBody(Errorf(http.StatusServiceUnavailable, "Too many connections: the mock serves at most %d at once", limit))
 	_, _ = fmt.Fprintf(c, "HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json\r\nContent-Length: %d\r\nRetry-After: 1\r\nAccess-Control-Allow-Origin: *\r\nConnection: close\r\n\r\n%s", len(body), body)
 	// Closing with the request unread would reset the connection, and the
 	// client could lose the answer: stop sending, read what the client
@@ -173,7 +173,7 @@ func (c *jsonErrorConn) Write(p []byte) (int, error) {
 	if _, detail, found := strings.Cut(string(text), ": "); found && detail != "" {
 		msg = detail
 	}
-	body := mustErrorBody(&apiError{status: status, message: msg})
+	body := mustErrorBody(&Error{Status: status, Message: msg})
 	answer := fmt.Appendf(nil, "HTTP/1.1 %d %s\r\nContent-Type: application/json\r\nContent-Length: %d\r\nAccess-Control-Allow-Origin: *\r\nConnection: close\r\n\r\n%s",
 		status, http.StatusText(status), len(body), body)
 	if _, err := c.Conn.Write(answer); err != nil {

@@ -1,4 +1,4 @@
-package mockserver
+package httpx
 
 import (
 	"encoding/json"
@@ -11,20 +11,20 @@ import (
 	"github.com/mediaspec/mediaspec/mockserver/internal/store"
 )
 
-// apiError is an answer of the HTTP layer: its status and its message, which
+// Error is an answer of the HTTP layer: its status and its message, which
 // is a string or, for field validation, a list of strings.
-type apiError struct {
-	status  int
-	message any
-	// bare: the body has no error name, as a few of the reference's have.
-	bare bool
+type Error struct {
+	Status  int
+	Message any
+	// Bare: the body has no error name, as a few of the reference's have.
+	Bare bool
 }
 
-func (e *apiError) Error() string { return fmt.Sprintf("%d %v", e.status, e.message) }
+func (e *Error) Error() string { return fmt.Sprintf("%d %v", e.Status, e.Message) }
 
-// errorf makes an apiError with a single message.
-func errorf(status int, format string, args ...any) *apiError {
-	return &apiError{status: status, message: fmt.Sprintf(format, args...)}
+// Errorf makes an Error with a single message.
+func Errorf(status int, format string, args ...any) *Error {
+	return &Error{Status: status, Message: fmt.Sprintf(format, args...)}
 }
 
 // statusOf is the one table from a domain error's kind to its HTTP status.
@@ -40,28 +40,28 @@ var statusOf = map[store.Code]int{
 	store.Full:            http.StatusInsufficientStorage,
 }
 
-// answerOf maps any error to the answer the client gets: an apiError as it
+// answerOf maps any error to the answer the client gets: an Error as it
 // is, a domain error by its kind, and anything else, like an internal
 // domain error, as a 500 without detail (the detail goes to the log).
-func answerOf(err error) *apiError {
+func answerOf(err error) *Error {
 	ae, _ := answerAndTold(err)
 	return ae
 }
 
 // answerAndTold is answerOf, and whether the answer tells the client err
 // as it is (false: its detail is kept from the client, for the log).
-func answerAndTold(err error) (*apiError, bool) {
-	var ae *apiError
+func answerAndTold(err error) (*Error, bool) {
+	var ae *Error
 	if errors.As(err, &ae) {
 		return ae, true
 	}
 	var de *store.Error
 	if errors.As(err, &de) {
 		if status, ok := statusOf[de.Code]; ok {
-			return &apiError{status: status, message: de.Message}, true
+			return &Error{Status: status, Message: de.Message}, true
 		}
 	}
-	return errorf(http.StatusInternalServerError, "Internal server error"), false
+	return Errorf(http.StatusInternalServerError, "Internal server error"), false
 }
 
 // errorBody is the one JSON shape of every error the mock sends.
@@ -71,46 +71,46 @@ type errorBody struct {
 	StatusCode int    `json:"statusCode"`
 }
 
-// writeJSON writes v as JSON with the given status.
-func writeJSON(w http.ResponseWriter, status int, v any) {
+// WriteJSON writes v as JSON with the given status.
+func WriteJSON(w http.ResponseWriter, status int, v any) {
 	b, err := json.Marshal(v)
 	if err != nil {
 		// Only the mock's own types reach here; failing to encode one is a bug.
-		writeError(w, fmt.Errorf("encoding the response: %w", err))
+		WriteError(w, fmt.Errorf("encoding the response: %w", err))
 		return
 	}
-	writeRawJSON(w, status, b)
+	WriteRawJSON(w, status, b)
 }
 
-// An answer is written writeChunk bytes at a time, and each piece must be
-// taken within writeBase plus its size at minWriteRate: a client that reads
+// An answer is written WriteChunk bytes at a time, and each piece must be
+// taken within WriteBase plus its size at MinWriteRate: a client that reads
 // slowly but steadily gets the largest answer, and one that stops reading
-// lets go of it, and of the memory behind it, within about writeBase once
+// lets go of it, and of the memory behind it, within about WriteBase once
 // the connection's buffers are full, whatever its size.
 const (
-	writeBase    = 10 * time.Second
-	minWriteRate = 256 << 10 // bytes per second
-	writeChunk   = 256 << 10
+	WriteBase    = 10 * time.Second
+	MinWriteRate = 256 << 10 // bytes per second
+	WriteChunk   = 256 << 10
 )
 
-// writeDeadline is how long a piece of n bytes may take to be written.
-func writeDeadline(n int) time.Duration {
-	return writeBase + time.Duration(n)*time.Second/minWriteRate
+// WriteDeadline is how long a piece of n bytes may take to be written.
+func WriteDeadline(n int) time.Duration {
+	return WriteBase + time.Duration(n)*time.Second/MinWriteRate
 }
 
-// writeRawJSON writes an already encoded JSON body, each piece within its
+// WriteRawJSON writes an already encoded JSON body, each piece within its
 // deadline, with its ETag.
-func writeRawJSON(w http.ResponseWriter, status int, body []byte) {
-	writeTagged(w, status, body, etagOf(body))
+func WriteRawJSON(w http.ResponseWriter, status int, body []byte) {
+	WriteTagged(w, status, body, ETagOf(body))
 }
 
-// writeTagged is writeRawJSON of a body whose ETag is known: 304 without
+// WriteTagged is WriteRawJSON of a body whose ETag is known: 304 without
 // it to a request whose If-None-Match names it.
-func writeTagged(w http.ResponseWriter, status int, body []byte, etag string) {
+func WriteTagged(w http.ResponseWriter, status int, body []byte, etag string) {
 	writeTaggedParts(w, status, [][]byte{body}, len(body), etag)
 }
 
-// writeTaggedParts is writeTagged for a body in parts, of size bytes in all.
+// writeTaggedParts is WriteTagged for a body in parts, of size bytes in all.
 func writeTaggedParts(w http.ResponseWriter, status int, parts [][]byte, size int, etag string) {
 	h := w.Header()
 	h.Set("ETag", etag)
@@ -123,14 +123,14 @@ func writeTaggedParts(w http.ResponseWriter, status int, parts [][]byte, size in
 	h.Set("Content-Length", strconv.Itoa(size))
 	// Not every ResponseWriter can set deadlines (a recorder in a test).
 	// The headers and the first piece are written within the first deadline.
-	_ = rc.SetWriteDeadline(time.Now().Add(writeDeadline(min(size, writeChunk))))
+	_ = rc.SetWriteDeadline(time.Now().Add(WriteDeadline(min(size, WriteChunk))))
 	w.WriteHeader(status)
 	first := true
 	for _, body := range parts {
 		for len(body) > 0 {
-			n := min(len(body), writeChunk)
+			n := min(len(body), WriteChunk)
 			if !first {
-				_ = rc.SetWriteDeadline(time.Now().Add(writeDeadline(n)))
+				_ = rc.SetWriteDeadline(time.Now().Add(WriteDeadline(n)))
 			}
 			first = false
 			if _, err := w.Write(body[:n]); err != nil {
@@ -141,12 +141,12 @@ func writeTaggedParts(w http.ResponseWriter, status int, parts [][]byte, size in
 	}
 }
 
-// writeError answers err as the JSON error body, and hands err to the
+// WriteError answers err as the JSON error body, and hands err to the
 // request log, which records what the client was not told.
-func writeError(w http.ResponseWriter, err error) {
+func WriteError(w http.ResponseWriter, err error) {
 	recordError(w, err)
 	ae := answerOf(err)
-	writeRawJSON(w, ae.status, mustErrorBody(ae))
+	WriteRawJSON(w, ae.Status, mustErrorBody(ae))
 }
 
 // bareErrorBody is the shape of the reference's errors without a name.
@@ -155,10 +155,10 @@ type bareErrorBody struct {
 	StatusCode int `json:"statusCode"`
 }
 
-func mustErrorBody(ae *apiError) []byte {
-	var v any = errorBody{Message: ae.message, Error: http.StatusText(ae.status), StatusCode: ae.status}
-	if ae.bare {
-		v = bareErrorBody{Message: ae.message, StatusCode: ae.status}
+func mustErrorBody(ae *Error) []byte {
+	var v any = errorBody{Message: ae.Message, Error: http.StatusText(ae.Status), StatusCode: ae.Status}
+	if ae.Bare {
+		v = bareErrorBody{Message: ae.Message, StatusCode: ae.Status}
 	}
 	b, err := json.Marshal(v)
 	if err != nil {
@@ -175,28 +175,28 @@ func recordError(w http.ResponseWriter, err error) {
 		return
 	}
 	ae, told := answerAndTold(err)
-	lw.message = ae.message
-	lw.detail = nil
+	lw.Message = ae.Message
+	lw.Detail = nil
 	if !told {
-		lw.detail = err
+		lw.Detail = err
 	}
 }
 
-// forcedStatus tells the request log that the answer's status was asked
+// ForcedStatus tells the request log that the answer's status was asked
 // for by the client, with the header named.
-func forcedStatus(w http.ResponseWriter, by string) {
+func ForcedStatus(w http.ResponseWriter, by string) {
 	if lw := loggingWriterOf(w); lw != nil {
-		lw.forced = by
+		lw.Forced = by
 	}
 }
 
-// clientGone tells the request log that the client left before the answer.
-func clientGone(w http.ResponseWriter) {
+// ClientGone tells the request log that the client left before the answer.
+func ClientGone(w http.ResponseWriter) {
 	if lw := loggingWriterOf(w); lw != nil {
-		lw.gone = true
+		lw.Gone = true
 	}
 }
 
 // loggingWriterOf finds the request log's writer, wherever it sits in the
 // chain of writers that wrap one another.
-func loggingWriterOf(w http.ResponseWriter) *loggingWriter { return writerOf[*loggingWriter](w) }
+func loggingWriterOf(w http.ResponseWriter) *LoggingWriter { return writerOf[*LoggingWriter](w) }

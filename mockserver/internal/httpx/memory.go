@@ -1,4 +1,4 @@
-package mockserver
+package httpx
 
 import (
 	"context"

@@ -1,12 +1,8 @@
-package mockserver
+package httpx
 
 import (
-	"bufio"
 	"io"
-	"net"
-	"net/http"
 	"net/http/httptest"
-	"strings"
 	"testing"
 	"testing/iotest"
 	"time"
@@ -33,7 +29,7 @@ func TestBodyDeadlineIsPushedOnNowAndThen(t *testing.T) {
 	const timeout = 10 * time.Second
 	w := &readDeadlines{ResponseRecorder: httptest.NewRecorder()}
 	body := iotest.OneByteReader(io.LimitReader(neverEnding('x'), 100_000))
-	g := newGuardedBody(w, body, timeout)
+	g := NewGuardedBody(w, body, timeout)
 	n, err := io.Copy(io.Discard, struct{ io.Reader }{g})
 	require.NoError(t, err)
 	assert.EqualValues(t, 100_000, n)
@@ -51,29 +47,4 @@ func (b neverEnding) Read(p []byte) (int, error) {
 		p[i] = byte(b)
 	}
 	return len(p), nil
-}
-
-// An upload whose client stops sending is answered 408 once nothing has
-// arrived for the body timeout, and never sooner: the deadline is pushed
-// on now and then, with a slack that only ever adds to the wait.
-func TestStalledUploadIsCutOffAfterTheTimeout(t *testing.T) {
-	const timeout = 300 * time.Millisecond
-	srv := newHardenedServer(t, Config{Dataset: testDataset, Now: testNow, BodyTimeout: timeout})
-	raw := uploadWith(file("assetData", "stalled.jpg", strings.Repeat("x", 64<<10)))
-	conn, err := net.DialTimeout("tcp", srv.Listener.Addr().String(), 5*time.Second)
-	require.NoError(t, err)
-	defer conn.Close()
-	require.NoError(t, conn.SetDeadline(time.Now().Add(20*time.Second)))
-	_, err = conn.Write(raw[:len(raw)-100]) // the rest never comes
-	require.NoError(t, err)
-	sent := time.Now()
-	resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
-	require.NoError(t, err)
-	defer resp.Body.Close()
-	waited := time.Since(sent)
-	body, err := io.ReadAll(resp.Body)
-	require.NoError(t, err)
-	assert.Equal(t, http.StatusRequestTimeout, resp.StatusCode, "%s", body)
-	assert.Contains(t, string(body), "nothing arrived for 300ms")
-	assert.GreaterOrEqual(t, waited, timeout, "cut off before the timeout")
 }

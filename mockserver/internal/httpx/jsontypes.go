@@ -1,4 +1,4 @@
-package mockserver
+package httpx
 
 import (
 	"bytes"
@@ -17,14 +17,14 @@ import (
 // hundred thousand wrong elements gets the first of them.
 const maxTypeProblems = 20
 
-// typeProblems checks a JSON document against the Go type it is to be
+// TypeProblems checks a JSON document against the Go type it is to be
 // decoded into (a struct, through its json tags), and says what is wrong in
 // the API's words, never Go's: "empty must be a boolean", "expiresAt must
 // be an ISO 8601 date", "assetIds.1 must be a string", "property nickname
 // should not exist". A nested field is named by its path, as the reference
 // names it (albumUsers.0.userId). null is taken for the whole body, as for
 // a field: it leaves the value as it was. data must be valid JSON.
-func typeProblems(data []byte, t reflect.Type) []string {
+func TypeProblems(data []byte, t reflect.Type) []string {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
 	var v any

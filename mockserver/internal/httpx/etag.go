@@ -1,4 +1,4 @@
-package mockserver
+package httpx
 
 import (
 	"crypto/sha1"
@@ -13,14 +13,14 @@ import (
 // SHA-1 of the body>"`; a GET or HEAD whose If-None-Match names it gets
 // 304 and no body, for an answer of status 2xx.
 
-// etagOf is the reference's ETag of a body.
-func etagOf(body []byte) string {
+// ETagOf is the reference's ETag of a body.
+func ETagOf(body []byte) string {
 	sum := sha1.Sum(body)
-	return etagOfSum(len(body), sum[:])
+	return ETagOfSum(len(body), sum[:])
 }
 
-// etagOfSum is the ETag of a body of size bytes whose SHA-1 is sum.
-func etagOfSum(size int, sum []byte) string {
+// ETagOfSum is the ETag of a body of size bytes whose SHA-1 is sum.
+func ETagOfSum(size int, sum []byte) string {
 	return `"` + strconv.FormatInt(int64(size), 16) + "-" + base64.StdEncoding.EncodeToString(sum)[:27] + `"`
 }
 
@@ -32,9 +32,9 @@ type conditionalWriter struct {
 
 func (c *conditionalWriter) Unwrap() http.ResponseWriter { return c.ResponseWriter }
 
-// conditional lets the answers of GET and HEAD requests that carry
+// Conditional lets the answers of GET and HEAD requests that carry
 // If-None-Match be answered 304 where their tag matches.
-func conditional(h http.Handler) http.Handler {
+func Conditional(h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		inm := r.Header.Get("If-None-Match")
 		if inm == "" || (r.Method != http.MethodGet && r.Method != http.MethodHead) {

@@ -1,4 +1,4 @@
-package mockserver
+package httpx
 
 import (
 	"context"
@@ -20,12 +20,12 @@ func withConn(ctx context.Context, c net.Conn) context.Context {
 // peerPoll is how often a waiting request looks at its connection.
 const peerPoll = 100 * time.Millisecond
 
-// wait waits for d, or until the request's client is gone, whichever comes
+// Wait waits for d, or until the request's client is gone, whichever comes
 // first; it reports whether the client is still there. net/http notices a
 // client leaving only once the request's body has been read to its end, so
 // a request that waits with its body unread (x-mock-delay on an upload, say)
 // also watches the connection's state: a peer that closed or reset it is gone.
-func wait(r *http.Request, d time.Duration) bool {
+func Wait(r *http.Request, d time.Duration) bool {
 	ctx := r.Context()
 	t := time.NewTimer(d)
 	defer t.Stop()

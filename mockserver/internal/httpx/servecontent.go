@@ -1,4 +1,4 @@
-package mockserver
+package httpx
 
 import (
 	"io"
@@ -6,10 +6,10 @@ import (
 	"time"
 )
 
-// serveContent is http.ServeContent (Range, conditional requests) with
+// ServeContent is http.ServeContent (Range, conditional requests) with
 // the errors it writes as text answered as the JSON error every other
 // answer has.
-func serveContent(w http.ResponseWriter, r *http.Request, modified time.Time, content io.ReadSeeker) {
+func ServeContent(w http.ResponseWriter, r *http.Request, modified time.Time, content io.ReadSeeker) {
 	http.ServeContent(&jsonErrors{ResponseWriter: w}, r, "", modified, content)
 }
 
@@ -28,7 +28,7 @@ func (j *jsonErrors) WriteHeader(code int) {
 	}
 	j.failed = true
 	j.Header().Del("X-Content-Type-Options")
-	writeError(j.ResponseWriter, errorf(code, "%s", http.StatusText(code)))
+	WriteError(j.ResponseWriter, Errorf(code, "%s", http.StatusText(code)))
 }
 
 // Write drops the text of an error already answered as JSON.

@@ -1,4 +1,4 @@
-package mockserver
+package httpx
 
 import (
 	"bufio"
@@ -18,8 +18,7 @@ import (
 // held open by clients that send nothing, one more is answered 503 (JSON)
 // at once instead of waiting; once a held one closes, its place serves again.
 func TestConnectionsOverTheLimitAreRefusedFast(t *testing.T) {
-	h, err := New(Config{Dataset: testDataset, Now: testNow})
-	require.NoError(t, err)
+	h := http.HandlerFunc(func(http.ResponseWriter, *http.Request) {}) // 200
 	srv := httptest.NewUnstartedServer(h)
 	srv.Config = HTTPServer(h, slog.New(slog.DiscardHandler))
 	srv.Listener = Listener(srv.Listener, 3)
@@ -41,7 +40,7 @@ func TestConnectionsOverTheLimitAreRefusedFast(t *testing.T) {
 	require.NoError(t, err)
 	defer c.Close()
 	require.NoError(t, c.SetDeadline(time.Now().Add(5*time.Second)))
-	_, err = c.Write(rawRequest(http.MethodGet, "/api/shared-links", []string{"x-api-key", keyAlice}, nil))
+	_, err = io.WriteString(c, "GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
 	require.NoError(t, err)
 	resp, err := http.ReadResponse(bufio.NewReader(c), nil)
 	require.NoError(t, err, "the connection over the limit gets an answer, not a wait")
@@ -52,8 +51,7 @@ func TestConnectionsOverTheLimitAreRefusedFast(t *testing.T) {
 
 	held[0].Close()
 	require.Eventually(t, func() bool {
-		req, _ := http.NewRequest(http.MethodGet, srv.URL+"/api/shared-links", nil)
-		req.Header.Set("x-api-key", keyAlice)
+		req, _ := http.NewRequest(http.MethodGet, srv.URL+"/", nil)
 		req.Close = true
 		resp, err := http.DefaultClient.Do(req)
 		if err != nil {
@@ -67,7 +65,7 @@ func TestConnectionsOverTheLimitAreRefusedFast(t *testing.T) {
 func TestDefaultMaxConnections(t *testing.T) {
 	n := DefaultMaxConnections()
 	assert.GreaterOrEqual(t, n, 64)
-	if fl, ok := fileLimit(); ok {
+	if fl, ok := FileLimit(); ok {
 		assert.Less(t, int64(n), fl, "a reserve of file descriptors is kept")
 	}
 }

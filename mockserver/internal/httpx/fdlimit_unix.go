@@ -1,11 +1,11 @@
 //go:build unix
 
-package mockserver
+package httpx
 
 import "syscall"
 
-// fileLimit is the process's limit of open files.
-func fileLimit() (int64, bool) {
+// FileLimit is the process's limit of open files.
+func FileLimit() (int64, bool) {
 	var rl syscall.Rlimit
 	if err := syscall.Getrlimit(syscall.RLIMIT_NOFILE, &rl); err != nil || rl.Cur == 0 || rl.Cur > 1<<30 {
 		return 0, false

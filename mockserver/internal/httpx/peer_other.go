@@ -1,6 +1,6 @@
 //go:build !linux
 
-package mockserver
+package httpx
 
 import "syscall"
 

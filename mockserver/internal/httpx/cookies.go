@@ -1,4 +1,4 @@
-package mockserver
+package httpx
 
 import (
 	"net/http"
@@ -6,11 +6,11 @@ import (
 	"time"
 )
 
-// setCookie sets a cookie as the reference's web framework (Express)
+// SetCookie sets a cookie as the reference's web framework (Express)
 // writes it, attributes in its order: name=value; Max-Age; Path=/;
 // Expires; HttpOnly (when asked); SameSite=Lax. Clients that read
 // Set-Cookie as text (the upstream's own tests do) find it as there.
-func setCookie(w http.ResponseWriter, name, value string, age time.Duration, httpOnly bool, now time.Time) {
+func SetCookie(w http.ResponseWriter, name, value string, age time.Duration, httpOnly bool, now time.Time) {
 	v := name + "=" + value + "; Max-Age=" + strconv.Itoa(int(age/time.Second)) + "; Path=/; Expires=" +
 		now.Add(age).UTC().Format(http.TimeFormat)
 	if httpOnly {
@@ -19,7 +19,7 @@ func setCookie(w http.ResponseWriter, name, value string, age time.Duration, htt
 	w.Header().Add("Set-Cookie", v+"; SameSite=Lax")
 }
 
-// clearCookie clears a cookie, as Express's clearCookie writes it.
-func clearCookie(w http.ResponseWriter, name string) {
+// ClearCookie clears a cookie, as Express's clearCookie writes it.
+func ClearCookie(w http.ResponseWriter, name string) {
 	w.Header().Add("Set-Cookie", name+"=; Path=/; Expires=Thu, 01 Jan 1970 00:00:00 GMT")
 }
