@@ -222,16 +222,24 @@ func TestScenariosWaitForMetadata(t *testing.T) {
 // does not wait it out.
 const testSettle = 5 * time.Minute
 
-// TestReferenceShapesPass runs every feature against the mock answering in
-// the reference's documented shapes (serve --reference-shapes), and
-// refusing a null in a request body as the reference does: nothing fails,
-// nothing is skipped. TestMockPassesEverything runs them against its full
-// shapes.
+// TestReferenceShapesPass runs every feature against the mock as CI meets
+// a real server: answering in the reference's documented shapes (serve
+// --reference-shapes), refusing a null in a request body as the reference
+// does, without the control API, and checked with one user's API key and
+// an admin's apart, so that the harness makes every user it needs through
+// the API. Nothing fails, nothing is skipped. TestMockPassesEverything runs
+// them against its full shapes, with its control API.
 func TestReferenceShapesPass(t *testing.T) {
 	t.Parallel()
-	res, summary := runEverything(t, startMockWith(t, mockserver.Config{
-		MediaDir: t.TempDir(), MaxUploadBytes: uploadLimit, ReferenceShapes: true,
-	}, defaultData, refusesNull))
+	var userKey string
+	target := startMockWith(t, mockserver.Config{
+		MediaDir: t.TempDir(), MaxUploadBytes: uploadLimit, ReferenceShapes: true, NoControl: true,
+	}, defaultData, func(h http.Handler, d model.Dataset) http.Handler {
+		userKey = d.Users[1].APIKey
+		return refusesNull(h, d)
+	})
+	require.NotEqual(t, apiKey, userKey, "the dataset's second user has a key of their own")
+	res, summary := runEverythingAs(t, target, userKey)
 	assert.Zero(t, res.Failed, summary)
 	assert.Zero(t, res.Skipped, summary)
 }
@@ -241,10 +249,17 @@ func TestReferenceShapesPass(t *testing.T) {
 // its summary.
 func runEverything(t *testing.T, target string) (conformance.Result, string) {
 	t.Helper()
+	return runEverythingAs(t, target, apiKey)
+}
+
+// runEverythingAs is runEverything as the user of key, with the admin's
+// key beside it.
+func runEverythingAs(t *testing.T, target, key string) (conformance.Result, string) {
+	t.Helper()
 	var out bytes.Buffer
 	res, err := conformance.Run(t.Context(), conformance.Config{
 		Target:         target,
-		APIKey:         apiKey,
+		APIKey:         key,
 		Password:       fake.DefaultPassword,
 		AdminAPIKey:    apiKey,
 		MaxUploadBytes: uploadLimit,
