@@ -100,11 +100,7 @@ func (s *server) album(c *call) error {
 		if al == nil {
 			return nil, store.Fail(store.NoAccess, "Not found or no album.read access")
 		}
-		look := c.aud.albumRead(withAssets)
-		if c.aud.hidesMetadata() {
-			return sanitizedAlbum(v, al, look), nil
-		}
-		return albumAnswer(v, al, look), nil
+		return c.aud.album(v, al, c.aud.albumRead(withAssets)), nil
 	})
 	if err != nil {
 		return err

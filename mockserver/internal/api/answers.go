@@ -124,6 +124,24 @@ func sanitizedAsset(a *model.AssetRecord) model.SanitizedAsset {
 	}
 }
 
+// sanitizedAll is assets as a link that hides metadata shows them.
+func sanitizedAll(assets []*model.AssetRecord) []model.SanitizedAsset {
+	out := make([]model.SanitizedAsset, 0, len(assets))
+	for _, a := range assets {
+		out = append(out, sanitizedAsset(a))
+	}
+	return out
+}
+
+// assetAnswers is assets as look shows them, in their order.
+func assetAnswers(v *store.View, assets []*model.AssetRecord, look assetLook) []model.Asset {
+	out := make([]model.Asset, 0, len(assets))
+	for _, a := range assets {
+		out = append(out, assetAnswer(v, a, look))
+	}
+	return out
+}
+
 // peopleAnswer groups an asset's faces by person, in the order the faces come.
 func peopleAnswer(v *store.View, faces []model.FaceRecord) []model.Person {
 	people := []model.Person{}
@@ -354,6 +372,59 @@ func (a audience) viewer() string { return a.p.User.ID }
 
 // hidesMetadata says whether the caller holds a link that hides metadata.
 func (a audience) hidesMetadata() bool { return a.p.Link != nil && !a.p.Link.ShowMetadata }
+
+// asset is one asset as the audience may see it: as look shows it, or
+// sanitized for a link that hides metadata. Every operation that answers
+// an asset a link's holder may call answers it so.
+func (a audience) asset(v *store.View, asset *model.AssetRecord, look assetLook) any {
+	if a.hidesMetadata() {
+		return sanitizedAsset(asset)
+	}
+	return assetAnswer(v, asset, look)
+}
+
+// assets is asset for a list of them.
+func (a audience) assets(v *store.View, assets []*model.AssetRecord, look assetLook) any {
+	if a.hidesMetadata() {
+		return sanitizedAll(assets)
+	}
+	return assetAnswers(v, assets, look)
+}
+
+// album is an album as the audience may see it: sanitized for a link that
+// hides metadata.
+func (a audience) album(v *store.View, al *model.AlbumRecord, look albumLook) any {
+	if a.hidesMetadata() {
+		return sanitizedAlbum(v, al, look)
+	}
+	return albumAnswer(v, al, look)
+}
+
+// libraryRead is the caller's own library as the upstream's queries of
+// it load it (the memory lane, the cities, the explore page): with
+// exifInfo, without the owner.
+func (a audience) libraryRead() assetLook { return assetLook{exif: true, favoriteOf: a.viewer()} }
+
+// randomRead is GET /api/asset/random: as libraryRead, the stack counted.
+func (a audience) randomRead() assetLook {
+	look := a.libraryRead()
+	look.stackCount = true
+	return look
+}
+
+// personAssetsRead is GET /api/people/{id}/assets: with exifInfo and people.
+func (a audience) personAssetsRead() assetLook {
+	look := a.libraryRead()
+	look.people = true
+	return look
+}
+
+// timelineRead is GET /api/timeline/bucket: with exifInfo and stacks.
+func (a audience) timelineRead() assetLook {
+	look := a.libraryRead()
+	look.stack = true
+	return look
+}
 
 // assetRead is GET /api/asset/{id}: everything its query loads, the owner
 // only to a user, the people of its faces only to its owner.

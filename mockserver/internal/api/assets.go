@@ -80,10 +80,7 @@ func (s *server) asset(c *call) error {
 		if a == nil {
 			return nil, store.Fail(store.NoAccess, "Not found or no asset.read access")
 		}
-		if c.aud.hidesMetadata() {
-			return sanitizedAsset(a), nil
-		}
-		return assetAnswer(v, a, c.aud.assetRead(a)), nil
+		return c.aud.asset(v, a, c.aud.assetRead(a)), nil
 	})
 	return answer(c, http.StatusOK, out, err)
 }

@@ -306,13 +306,7 @@ func (s *server) randomAssets(c *call) error {
 	r := rand.New(rand.NewPCG(rand.Uint64(), rand.Uint64()))
 	var out []model.Asset
 	s.store.Read(func(v *store.View) {
-		assets := v.RandomAssets(c.p().User.ID, n, r)
-		out = make([]model.Asset, 0, len(assets))
-		for _, a := range assets {
-			// As the upstream's query loads it: no owner, the stack
-			// counted.
-			out = append(out, assetAnswer(v, a, assetLook{exif: true, stackCount: true, favoriteOf: c.p().User.ID}))
-		}
+		out = assetAnswers(v, v.RandomAssets(c.p().User.ID, n, r), c.aud.randomRead())
 	})
 	return c.json(http.StatusOK, out)
 }
@@ -344,11 +338,7 @@ func (s *server) memoryLane(c *call) error {
 			if years > 1 {
 				title = strconv.Itoa(years) + " years ago"
 			}
-			m := memory{YearsAgo: years, Title: title}
-			for _, a := range assets {
-				m.Assets = append(m.Assets, assetAnswer(v, a, assetLook{exif: true, favoriteOf: c.p().User.ID}))
-			}
-			out = append(out, m)
+			out = append(out, memory{YearsAgo: years, Title: title, Assets: assetAnswers(v, assets, c.aud.libraryRead())})
 		}
 	})
 	return c.json(http.StatusOK, out)

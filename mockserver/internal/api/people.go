@@ -176,13 +176,7 @@ func (s *server) personAssets(c *call) error {
 		if err != nil {
 			return nil, err
 		}
-		assets := v.PersonAssets(p)
-		out := make([]model.Asset, 0, len(assets))
-		look := assetLook{exif: true, people: true, favoriteOf: c.p().User.ID}
-		for _, a := range assets {
-			out = append(out, assetAnswer(v, a, look))
-		}
-		return out, nil
+		return assetAnswers(v, v.PersonAssets(p), c.aud.personAssetsRead()), nil
 	})
 	return answer(c, http.StatusOK, out, err)
 }

@@ -203,10 +203,7 @@ func (s *server) search(c *call, q store.MetadataQuery, b dto.Body) error {
 	s.store.Read(func(v *store.View) {
 		q.Owners = v.SearchOwners(c.p().User.ID)
 		found, more := v.SearchMetadata(q)
-		items := make([]model.Asset, 0, len(found))
-		for _, a := range found {
-			items = append(items, assetAnswer(v, a, look))
-		}
+		items := assetAnswers(v, found, look)
 		var next *string
 		if more {
 			next = new(strconv.Itoa(q.Page + 1))
@@ -284,13 +281,7 @@ func (s *server) searchExplore(c *call) error {
 // the caller's library (and of partners in their timeline), by city.
 func (s *server) searchCities(c *call) error {
 	var out []model.Asset
-	s.store.Read(func(v *store.View) {
-		assets := v.AssetsByCity(c.p().User.ID)
-		out = make([]model.Asset, 0, len(assets))
-		for _, a := range assets {
-			out = append(out, assetAnswer(v, a, assetLook{exif: true, favoriteOf: c.p().User.ID}))
-		}
-	})
+	s.store.Read(func(v *store.View) { out = assetAnswers(v, v.AssetsByCity(c.p().User.ID), c.aud.libraryRead()) })
 	return c.json(http.StatusOK, out)
 }
 

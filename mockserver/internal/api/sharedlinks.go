@@ -239,12 +239,3 @@ func (s *server) mySharedLink(c *call) error {
 	}
 	return c.json(http.StatusOK, out)
 }
-
-// sanitizedAll is assets as a link that hides metadata shows them.
-func sanitizedAll(assets []*model.AssetRecord) []model.SanitizedAsset {
-	out := make([]model.SanitizedAsset, 0, len(assets))
-	for _, a := range assets {
-		out = append(out, sanitizedAsset(a))
-	}
-	return out
-}

@@ -262,15 +262,7 @@ func (s *server) timeBucket(c *call) error {
 			}
 		}
 		slices.SortFunc(in, model.ByFileCreated(t.ascending))
-		if c.aud.hidesMetadata() {
-			return sanitizedAll(in), nil
-		}
-		look := assetLook{exif: true, stack: true, favoriteOf: c.aud.viewer()}
-		out := make([]model.Asset, 0, len(in))
-		for _, a := range in {
-			out = append(out, assetAnswer(v, a, look))
-		}
-		return out, nil
+		return c.aud.assets(v, in, c.aud.timelineRead()), nil
 	})
 	if err != nil {
 		return err
