@@ -336,7 +336,7 @@ func TestCheckWithTheAPIKeyOfAnAdmin(t *testing.T) {
 	srv, _ := startTarget(t, func(c *mockserver.Config) { c.NoControl = true })
 	var out bytes.Buffer
 	err := run(t.Context(), []string{"check", "--target", srv.URL + "/api", "--api-key", "ci-key", "--format", "progress",
-		"--tags", "@new-user or @second-user or @sessions", "--settle", testSettle}, &out, io.Discard)
+		"--tags", "@accounts or @album-users or @sessions", "--settle", testSettle}, &out, io.Discard)
 	require.NoError(t, err, out.String())
 	first, _, _ := strings.Cut(out.String(), "\n")
 	assert.Equal(t, "mediaspec check: the --api-key is an admin's, and no --admin-api-key was given: it makes the users the scenarios need.", first)
