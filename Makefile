@@ -28,6 +28,11 @@ run: build ## Start the mock server with its defaults (http://127.0.0.1:2283/api
 # too close. Every request the tests make has its own deadline.
 TEST_TIMEOUT ?= 30m
 
+# Packages whose tests run at once. Many tests wait on purpose (deadlines, stalled clients,
+# settling pictures): with two at a time, as go test's default on two cores, a third of the
+# CPU stood idle.
+TEST_PACKAGES ?= 4
+
 # The race detector watches every package of mediaspec and every library that shares memory
 # between goroutines. The libraries of pure computation on pictures and passwords are compiled
 # without its watch: the standard library's image codecs (image/...), image scaling
@@ -38,7 +43,7 @@ RACE_UNWATCHED ?= image/... golang.org/x/image/... github.com/HugoSmits86/native
 RACE_FLAGS     := -race $(foreach p,$(RACE_UNWATCHED),-gcflags=$(p)=-race=false)
 
 # The seed sweep (seeds 1-200 against the listing's rules) finds faults of data, not of
-# concurrency: under the race detector it runs one seed in five, and make test runs it whole
+# concurrency: under the race detector it runs one seed in ten, and make test runs it whole
 # without the detector, beside the race run.
 UNWATCHED_TESTS := ^TestEverySeedHoldsTheRules$$
 
@@ -54,8 +59,8 @@ test: ## Check formatting and vet, then run every test with the race detector (w
 		echo "$(GO) test -count=1 -timeout $(TEST_TIMEOUT) ./..."; exec $(GO) test -count=1 -timeout $(TEST_TIMEOUT) ./...; fi; \
 	echo "$(GO) test -count=1 -run '$(UNWATCHED_TESTS)' ./conformance &  # beside the race run"; \
 	$(GO) test -count=1 -timeout $(TEST_TIMEOUT) -run '$(UNWATCHED_TESTS)' ./conformance & sweep=$$!; \
-	echo "$(GO) test $(RACE_FLAGS) -count=1 -timeout $(TEST_TIMEOUT) ./..."; \
-	$(GO) test $(RACE_FLAGS) -count=1 -timeout $(TEST_TIMEOUT) ./...; status=$$?; \
+	echo "$(GO) test $(RACE_FLAGS) -p $(TEST_PACKAGES) -count=1 -timeout $(TEST_TIMEOUT) ./..."; \
+	$(GO) test $(RACE_FLAGS) -p $(TEST_PACKAGES) -count=1 -timeout $(TEST_TIMEOUT) ./...; status=$$?; \
 	wait $$sweep || status=1; exit $$status
 
 .PHONY: lint

@@ -73,7 +73,7 @@ func serveDataset(t *testing.T, d model.Dataset, referenceShapes bool) string {
 // the trash as its cover, which the listing does not show: no test
 // looked past the default seed.
 //
-// Under the race detector it runs one seed in five (both shapes, both
+// Under the race detector it runs one seed in ten (both shapes, both
 // link counts): the sweep finds faults of data, not of concurrency, and
 // each seed costs ten times as much watched. make test runs the whole
 // sweep once more without the detector.
@@ -86,8 +86,8 @@ func TestEverySeedHoldsTheRules(t *testing.T) {
 		t.Run(fmt.Sprint(links, " links"), func(t *testing.T) {
 			t.Parallel()
 			for seed := int64(1); seed <= 200; seed++ {
-				if raceWatched && seed%10 > 1 {
-					continue // seeds 1, 10, 11, 20, 21...: odd and even alike
+				if raceWatched && seed%20 > 1 {
+					continue // seeds 1, 20, 21, 40, 41...: odd and even alike
 				}
 				checkSeed(t, seed, links, rules, validator)
 			}
