@@ -24,6 +24,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/getkin/kin-openapi/openapi3"
@@ -52,13 +53,29 @@ type Validator struct {
 	bodies map[*openapi3.MediaType]*node
 }
 
-// Load returns a Validator for the project's embedded document.
+// Load returns the Validator of the project's embedded document. It is
+// loaded once per process and shared, as a Validator is never modified
+// after it is made: loading it costs more than a short run of the harness,
+// and a process may start many (the tests start hundreds).
 func Load(ctx context.Context) (*Validator, error) {
+	embedded.mu.Lock()
+	defer embedded.mu.Unlock()
+	if embedded.v != nil {
+		return embedded.v, nil
+	}
 	v, err := LoadDocument(ctx, openapi.YAML())
 	if err != nil {
 		return nil, fmt.Errorf("embedded openapi.yaml: %w", err)
 	}
+	embedded.v = v
 	return v, nil
+}
+
+// embedded is the Validator of the embedded document, once it is loaded; a
+// load that failed (its context ended) is tried again by the next.
+var embedded struct {
+	mu sync.Mutex
+	v  *Validator
 }
 
 // LoadDocument returns a Validator for an OpenAPI 3 document, in JSON or
