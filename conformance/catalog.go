@@ -68,7 +68,13 @@ func cleanURI(uri string) string { return strings.TrimPrefix(path.Clean(uri), ".
 
 // loadCatalog parses every .feature file of fsys.
 func loadCatalog(fsys fs.FS) (*catalog, error) {
-	names, err := fs.Glob(fsys, "*.feature")
+	var names []string
+	err := fs.WalkDir(fsys, ".", func(name string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.HasSuffix(name, ".feature") {
+			names = append(names, name)
+		}
+		return err
+	})
 	if err != nil {
 		return nil, err
 	}
@@ -82,7 +88,8 @@ func loadCatalog(fsys fs.FS) (*catalog, error) {
 		doc, err := gherkin.ParseGherkinDocument(f, newID)
 		f.Close()
 		if err != nil {
-			return nil, fmt.Errorf("feature %s: %w", name, err)
+			// As godog refuses a run of a feature it cannot read.
+			return nil, &ConfigError{fmt.Sprintf("feature %s: %v", name, err)}
 		}
 		if doc.Feature == nil {
 			continue

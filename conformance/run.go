@@ -266,7 +266,7 @@ func plan(ctx context.Context, cfg Config, selection *TagExpr) (*runPlan, error)
 		selection = selection.and(&TagExpr{root: &tagNot{operand: tagLiteral(steps.TagUploadLimit)}})
 		p.notes = append(p.notes, fmt.Sprintf("Not run: the scenarios of a declared upload size limit (%s); give --max-upload-bytes where the target declares one.", steps.TagUploadLimit))
 	}
-	if _, selected := godogFilter(selection, cat); selected == 0 {
+	if _, _, selected := godogFilter(selection, cat); selected == 0 {
 		return nil, &ConfigError{fmt.Sprintf("the tags %q select no scenario", cfg.Tags)}
 	}
 	// The scenarios that change or judge what every user sees run after
@@ -353,7 +353,7 @@ func (p *runPlan) runBatches(ctx context.Context, rec *recorder, waits *settleWa
 	traces := steps.NewTraces()
 	stepsConfig := p.stepsConfig(traces, waits)
 	for _, b := range p.batches {
-		filter, selected := godogFilter(b.selection, p.cat)
+		filter, files, selected := godogFilter(b.selection, p.cat)
 		if selected == 0 || ctx.Err() != nil {
 			continue
 		}
@@ -376,7 +376,7 @@ func (p *runPlan) runBatches(ctx context.Context, rec *recorder, waits *settleWa
 				Concurrency:    b.concurrency,
 				Strict:         true,
 				FS:             p.cfg.Features,
-				Paths:          []string{"."},
+				Paths:          files,
 				DefaultContext: ctx,
 			},
 		}

@@ -325,16 +325,25 @@ func (p *tagParser) expectedTag() error {
 }
 
 // godogFilter is the filter in godog's own syntax that selects, among the
-// catalog's scenarios, exactly those e selects, and how many that is.
+// catalog's scenarios, exactly those e selects, the feature files that
+// hold them, and how many that is. godog reads only those files, and
+// matches each of their scenarios against the filter: a run of a few
+// scenarios costs what they do, not what the whole spec does.
 // godog reads only an AND of ORs of tags and negated tags, into which not
-// every expression goes without growing exponentially; but the catalog's
+// every expression goes without growing exponentially; but the files'
 // scenarios carry finitely many sets of tags, so one clause per set that e
 // leaves out ("has a tag this set lacks, or lacks one it has") selects
-// exactly the others. "" selects every scenario.
-func godogFilter(e *TagExpr, c *catalog) (filter string, selected int) {
-	var universe []string
-	var sets [][]string
+// exactly the others. "" selects every scenario of the files.
+func godogFilter(e *TagExpr, c *catalog) (filter string, files []string, selected int) {
+	var read []*featureInfo
 	for _, f := range c.features {
+		if slices.ContainsFunc(f.scenarios, func(s *scenarioInfo) bool { return e.Match(s.tags) }) {
+			read = append(read, f)
+			files = append(files, f.uri)
+		}
+	}
+	var universe []string
+	for _, f := range read {
 		for _, s := range f.scenarios {
 			for _, t := range s.tags {
 				if !slices.Contains(universe, t) {
@@ -345,7 +354,7 @@ func godogFilter(e *TagExpr, c *catalog) (filter string, selected int) {
 	}
 	var clauses []string
 	seen := map[string]bool{}
-	for _, f := range c.features {
+	for _, f := range read {
 		for _, s := range f.scenarios {
 			if e.Match(s.tags) {
 				selected++
@@ -359,19 +368,22 @@ func godogFilter(e *TagExpr, c *catalog) (filter string, selected int) {
 				continue
 			}
 			seen[key] = true
-			sets = append(sets, set)
+			clauses = append(clauses, excluding(set, universe))
 		}
 	}
-	for _, set := range sets {
-		var lits []string
-		for _, t := range universe {
-			if slices.Contains(set, t) {
-				lits = append(lits, "~"+t)
-			} else {
-				lits = append(lits, t)
-			}
+	return strings.Join(clauses, " && "), files, selected
+}
+
+// excluding is the clause that leaves out the scenarios whose tags are
+// set, among those whose tags are drawn from universe.
+func excluding(set, universe []string) string {
+	var lits []string
+	for _, t := range universe {
+		if slices.Contains(set, t) {
+			lits = append(lits, "~"+t)
+		} else {
+			lits = append(lits, t)
 		}
-		clauses = append(clauses, strings.Join(lits, ","))
 	}
-	return strings.Join(clauses, " && "), selected
+	return strings.Join(lits, ",")
 }
