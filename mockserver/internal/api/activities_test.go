@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/mediaspec/mediaspec/mockserver/internal/httpx/httpxtest"
 	"github.com/mediaspec/mediaspec/mockserver/internal/store"
 	"github.com/mediaspec/mediaspec/mockserver/model"
 )
@@ -199,7 +200,7 @@ func TestDatasetStreamsActivitiesAndSettings(t *testing.T) {
 	require.NoError(t, err)
 	db, err := store.New(d, testNow)
 	require.NoError(t, err)
-	w := &deadlineRecorder{ResponseRecorder: httptest.NewRecorder()}
+	w := httpxtest.NewDeadlineRecorder()
 	require.NoError(t, streamDataset(w, db.Records()))
 	assert.Equal(t, string(want), w.Body.String())
 }

@@ -20,6 +20,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/mediaspec/mediaspec/mockserver/internal/httpx"
+	"github.com/mediaspec/mediaspec/mockserver/internal/httpx/httpxtest"
 	"github.com/mediaspec/mediaspec/mockserver/internal/media"
 	"github.com/mediaspec/mediaspec/mockserver/internal/store"
 	"github.com/mediaspec/mediaspec/mockserver/internal/store/storetest"
@@ -446,17 +447,17 @@ func TestDownloadsHaveWriteDeadlines(t *testing.T) {
 		"asset":   newRequest(t, http.MethodPost, "/api/download/asset/"+big.id, nil, "x-api-key", keyAlice),
 	} {
 		t.Run(name, func(t *testing.T) {
-			w := &deadlineRecorder{ResponseRecorder: httptest.NewRecorder()}
+			w := httpxtest.NewDeadlineRecorder()
 			h.ServeHTTP(w, r)
 			require.Equal(t, http.StatusOK, w.Code, w.Body.String())
 			total := 0
-			for i, d := range w.deadlines {
-				assert.LessOrEqual(t, w.written[i], httpx.WriteChunk, "piece %d", i)
-				assert.InDelta(t, httpx.WriteDeadline(w.written[i]).Seconds(), d.Seconds(), 1, "piece %d", i)
-				total += w.written[i]
+			for i, d := range w.Deadlines {
+				assert.LessOrEqual(t, w.Written[i], httpx.WriteChunk, "piece %d", i)
+				assert.InDelta(t, httpx.WriteDeadline(w.Written[i]).Seconds(), d.Seconds(), 1, "piece %d", i)
+				total += w.Written[i]
 			}
 			assert.Equal(t, w.Body.Len(), total, "every byte is written under a deadline")
-			assert.Greater(t, len(w.deadlines), 2*len(big.content)/httpx.WriteChunk-1)
+			assert.Greater(t, len(w.Deadlines), 2*len(big.content)/httpx.WriteChunk-1)
 		})
 	}
 }

@@ -8,13 +8,13 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/mediaspec/mediaspec/mockserver/fake"
 	"github.com/mediaspec/mediaspec/mockserver/internal/httpx"
+	"github.com/mediaspec/mediaspec/mockserver/internal/httpx/httpxtest"
 	"github.com/mediaspec/mediaspec/mockserver/internal/store"
 	"github.com/mediaspec/mediaspec/mockserver/model"
 )
@@ -107,25 +107,6 @@ func TestAmbiguousRequestsAreRefused(t *testing.T) {
 	requireError(t, do(t, uploadRequest(t, srv, validForm("twice").with("isFavorite", "false").withField("isFavorite", "true"), keyAlice)), 400, []any{"isFavorite must be a boolean value"})
 }
 
-// deadlineRecorder records the write deadlines an answer sets, and how
-// much it wrote after each.
-type deadlineRecorder struct {
-	*httptest.ResponseRecorder
-	deadlines []time.Duration // from now
-	written   []int           // after each deadline
-}
-
-func (d *deadlineRecorder) SetWriteDeadline(t time.Time) error {
-	d.deadlines = append(d.deadlines, time.Until(t))
-	d.written = append(d.written, 0)
-	return nil
-}
-
-func (d *deadlineRecorder) Write(p []byte) (int, error) {
-	d.written[len(d.written)-1] += len(p)
-	return d.ResponseRecorder.Write(p)
-}
-
 // TestDatasetIsStreamed: /__mock/dataset is written record by record, each
 // piece under its deadline, with the very bytes of json.Marshal; a reader
 // holds a view of the records, which a later write does not change.
@@ -147,13 +128,13 @@ func TestDatasetIsStreamed(t *testing.T) {
 			view := db.Records()
 
 			require.NoError(t, db.Write(func(tx *store.Tx) error { _, err := tx.AddUser("Dora", "dora@example.com", nil); return err }))
-			w := &deadlineRecorder{ResponseRecorder: httptest.NewRecorder()}
+			w := httpxtest.NewDeadlineRecorder()
 			require.NoError(t, streamDataset(w, view))
 			assert.Equal(t, string(want), w.Body.String())
 			assert.NotContains(t, w.Body.String(), "dora@example.com", "the view is of its moment")
-			for i, n := range w.written {
+			for i, n := range w.Written {
 				assert.LessOrEqual(t, n, httpx.WriteChunk, "piece %d", i)
-				assert.InDelta(t, httpx.WriteDeadline(n).Seconds(), w.deadlines[i].Seconds(), 1, "piece %d", i)
+				assert.InDelta(t, httpx.WriteDeadline(n).Seconds(), w.Deadlines[i].Seconds(), 1, "piece %d", i)
 			}
 		})
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/mediaspec/mediaspec/mockserver/internal/media"
+	"github.com/mediaspec/mediaspec/mockserver/internal/media/mediatest"
 )
 
 // stalledImage is a profile image whose client stops before the last
@@ -119,7 +120,7 @@ func TestProfileImageBurstIsWrittenAsItArrives(t *testing.T) {
 	for i := range stalled {
 		stalled[i] = stallBody(t, srv, "/api/users/profile-image", keyBob, body, ct)
 	}
-	require.Eventually(t, func() bool { return openPacks(t, dir) == n }, 5*time.Second, 10*time.Millisecond, "a pack for each image arriving")
+	require.Eventually(t, func() bool { return mediatest.OpenPacks(t, dir) == n }, 5*time.Second, 10*time.Millisecond, "a pack for each image arriving")
 	runtime.GC()
 	runtime.ReadMemStats(&during)
 	grown := int64(during.HeapInuse) - int64(before.HeapInuse)
@@ -131,11 +132,11 @@ func TestProfileImageBurstIsWrittenAsItArrives(t *testing.T) {
 		last = s.finish()
 		require.Equal(t, http.StatusCreated, last.status, "%s", last.body)
 	}
-	assert.LessOrEqual(t, openPacks(t, dir), media.MaxIdlePacks, "the writers' packs are closed")
+	assert.LessOrEqual(t, mediatest.OpenPacks(t, dir), media.MaxIdlePacks, "the writers' packs are closed")
 	got := do(t, newRequest(t, http.MethodGet, srv.URL+"/api/users/"+bobID+"/profile-image", nil, "x-api-key", keyAlice))
 	require.Equal(t, http.StatusOK, got.status)
 	assert.Equal(t, bytes.Repeat([]byte{0xab}, size), got.body)
-	assert.LessOrEqual(t, openPacks(t, dir), media.MaxIdlePacks, "the reader's pack is let go")
+	assert.LessOrEqual(t, mediatest.OpenPacks(t, dir), media.MaxIdlePacks, "the reader's pack is let go")
 
 	kept := len(indexed(dir, media.Profile))
 	var twice bytes.Buffer
@@ -150,7 +151,7 @@ func TestProfileImageBurstIsWrittenAsItArrives(t *testing.T) {
 	requireError(t, do(t, newRequest(t, http.MethodPost, srv.URL+"/api/users/profile-image", &twice, "Content-Type", mw.FormDataContentType(), "x-api-key", keyBob)), 400, "Unexpected field")
 	requireError(t, postProfileImage(t, srv, keyBob, "file", "me.jpg", make([]byte, maxProfileImage+1)), 413, "A profile image is at most 16777216 bytes")
 	assert.Len(t, indexed(dir, media.Profile), kept, "a refused image is not kept")
-	assert.LessOrEqual(t, openPacks(t, dir), media.MaxIdlePacks)
+	assert.LessOrEqual(t, mediatest.OpenPacks(t, dir), media.MaxIdlePacks)
 }
 
 // TestProfileImagesBeingReadCountAgainstTheRoomHeld: without a media

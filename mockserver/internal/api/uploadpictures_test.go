@@ -27,6 +27,7 @@ import (
 
 	"github.com/mediaspec/mediaspec/fixtures"
 	"github.com/mediaspec/mediaspec/mockserver/internal/media"
+	"github.com/mediaspec/mediaspec/mockserver/internal/media/mediatest"
 	"github.com/mediaspec/mediaspec/mockserver/pictures"
 )
 
@@ -138,24 +139,6 @@ func packBytes(dir string) int64 {
 	for _, e := range entries {
 		if info, err := e.Info(); err == nil {
 			n += info.Size()
-		}
-	}
-	return n
-}
-
-// openPacks is how many of the process's file descriptors are pack files
-// of the media folder dir, as Linux's /proc lists them.
-func openPacks(t *testing.T, dir string) int {
-	t.Helper()
-	fds, err := os.ReadDir("/proc/self/fd")
-	if err != nil {
-		t.Skip("no /proc/self/fd to count file descriptors in")
-	}
-	packs := filepath.Join(dir, "packs") + string(filepath.Separator)
-	n := 0
-	for _, fd := range fds {
-		if target, err := os.Readlink("/proc/self/fd/" + fd.Name()); err == nil && strings.HasPrefix(target, packs) {
-			n++
 		}
 	}
 	return n
@@ -454,7 +437,7 @@ func TestEveryReaderLetsItsPackGo(t *testing.T) {
 		body, ct := validForm("").onlyFields().withFile("assetData", fmt.Sprintf("IMG_%04d.jpg", i), string(testJPEG(t, 64+i, 48))).encode(t)
 		stalled[i] = stallBody(t, srv, "/api/asset/upload", keyAlice, body, ct)
 	}
-	require.Eventually(t, func() bool { return openPacks(t, dir) == n }, 5*time.Second, 10*time.Millisecond, "a pack for each upload arriving")
+	require.Eventually(t, func() bool { return mediatest.OpenPacks(t, dir) == n }, 5*time.Second, 10*time.Millisecond, "a pack for each upload arriving")
 	ids := make([]string, n)
 	for i, s := range stalled {
 		rep := s.finish()
@@ -480,5 +463,5 @@ func TestEveryReaderLetsItsPackGo(t *testing.T) {
 	require.Equal(t, http.StatusOK, archive.status, "%s", archive.body)
 
 	assert.Zero(t, h.s.folder.InUse(), "no writer or reader holds a pack")
-	assert.LessOrEqual(t, openPacks(t, dir), media.MaxIdlePacks)
+	assert.LessOrEqual(t, mediatest.OpenPacks(t, dir), media.MaxIdlePacks)
 }

@@ -9,27 +9,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mediaspec/mediaspec/mockserver/internal/media/mediatest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
-
-// openPacks is how many of the process's file descriptors are pack files
-// of the media folder dir, as Linux's /proc lists them.
-func openPacks(t *testing.T, dir string) int {
-	t.Helper()
-	fds, err := os.ReadDir("/proc/self/fd")
-	if err != nil {
-		t.Skip("no /proc/self/fd to count file descriptors in")
-	}
-	packs := filepath.Join(dir, "packs") + string(filepath.Separator)
-	n := 0
-	for _, fd := range fds {
-		if target, err := os.Readlink("/proc/self/fd/" + fd.Name()); err == nil && strings.HasPrefix(target, packs) {
-			n++
-		}
-	}
-	return n
-}
 
 // TestPackFilesAreOpenOnlyWhileUsed: ten uploads written at once take ten
 // packs; once they are kept, no more than MaxIdlePacks stay open, beside
@@ -49,20 +32,20 @@ func TestPackFilesAreOpenOnlyWhileUsed(t *testing.T) {
 		_, err = fmt.Fprintf(files[i], "the file of upload %d", i)
 		require.NoError(t, err)
 	}
-	assert.Equal(t, n, openPacks(t, dir), "a pack for each writer")
+	assert.Equal(t, n, mediatest.OpenPacks(t, dir), "a pack for each writer")
 	require.NoError(t, files[0].Keep(Original, "a0"))
 	first, _, ok := m.Open(Original, "a0")
 	require.True(t, ok)
 	for i := 1; i < n; i++ {
 		require.NoError(t, files[i].Keep(Original, fmt.Sprintf("a%d", i)))
 	}
-	assert.Equal(t, 1+MaxIdlePacks, openPacks(t, dir), "the reader's pack, and the idle few")
+	assert.Equal(t, 1+MaxIdlePacks, mediatest.OpenPacks(t, dir), "the reader's pack, and the idle few")
 	b, err := io.ReadAll(first)
 	require.NoError(t, err)
 	assert.Equal(t, "the file of upload 0", string(b), "a reader's pack stays open under it")
 	require.NoError(t, first.Close())
 	require.NoError(t, first.Close(), "twice is no harm")
-	assert.Equal(t, MaxIdlePacks, openPacks(t, dir))
+	assert.Equal(t, MaxIdlePacks, mediatest.OpenPacks(t, dir))
 
 	for _, key := range []string{"a1", "a9"} { // closed, and still open
 		f, _, ok := m.Open(Original, key)
@@ -72,14 +55,14 @@ func TestPackFilesAreOpenOnlyWhileUsed(t *testing.T) {
 		assert.Equal(t, "the file of upload "+key[1:], string(b))
 		require.NoError(t, f.Close())
 	}
-	assert.Equal(t, MaxIdlePacks, openPacks(t, dir))
+	assert.Equal(t, MaxIdlePacks, mediatest.OpenPacks(t, dir))
 
 	// A dropped file gives its pack back as a kept one does.
 	f, err := m.Incoming()
 	require.NoError(t, err)
 	f.Drop()
 	assert.Len(t, m.open, 0, "every place is free")
-	assert.LessOrEqual(t, openPacks(t, dir), MaxIdlePacks)
+	assert.LessOrEqual(t, mediatest.OpenPacks(t, dir), MaxIdlePacks)
 }
 
 // TestPacksOfAnEarlierRunOpenWhenRead: a media folder opened again opens
@@ -99,19 +82,19 @@ func TestPacksOfAnEarlierRunOpenWhenRead(t *testing.T) {
 		require.NoError(t, f.Keep(Original, fmt.Sprint(i)))
 	}
 	require.NoError(t, m.Close())
-	assert.Zero(t, openPacks(t, dir))
+	assert.Zero(t, mediatest.OpenPacks(t, dir))
 
 	m, err = Open(dir, 64)
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = m.Close() })
-	assert.Zero(t, openPacks(t, dir), "no pack is open before it is used")
+	assert.Zero(t, mediatest.OpenPacks(t, dir), "no pack is open before it is used")
 	f, _, ok := m.Open(Original, "2")
 	require.True(t, ok)
 	b, err := io.ReadAll(f)
 	require.NoError(t, err)
 	assert.Equal(t, "file 2", string(b))
 	require.NoError(t, f.Close())
-	assert.Equal(t, 1, openPacks(t, dir))
+	assert.Equal(t, 1, mediatest.OpenPacks(t, dir))
 }
 
 // TestReusedMediaFolderStartsClean: a file a mock that stopped left half
