@@ -109,10 +109,10 @@ func (s *server) painted(ctx context.Context, src pictureSource, kind pictureKin
 		return body, contentType, nil
 	}
 	slots := s.painters.slots(kind)
-	if !slots.wait(ctx, wait) {
+	if !slots.Wait(ctx, wait) {
 		return nil, "", errPaintersBusy
 	}
-	defer slots.release()
+	defer slots.Release()
 	if body, ok := s.pictures.Get(key); ok {
 		return body, contentType, nil // painted for another while this one waited
 	}

@@ -23,14 +23,14 @@ import (
 )
 
 // fillSlots takes every slot of l, and gives them back at the test's end.
-func fillSlots(t *testing.T, l pictureSlots) {
+func fillSlots(t *testing.T, l httpx.LargeAnswers) {
 	t.Helper()
 	for range cap(l) {
 		l <- struct{}{}
 	}
 	t.Cleanup(func() {
 		for len(l) > 0 {
-			l.release()
+			l.Release()
 		}
 	})
 }
@@ -64,7 +64,7 @@ func TestPaintersAreBounded(t *testing.T) {
 	thumb := do(t, newRequest(t, http.MethodGet, srv.URL+"/api/asset/thumbnail/"+aliceAssetID, nil, "x-api-key", keyAlice))
 	assert.Equal(t, http.StatusOK, thumb.status, "thumbnails have painters of their own")
 
-	s.painters.originals.release()
+	s.painters.originals.Release()
 	first := do(t, file())
 	require.Equal(t, http.StatusOK, first.status, "a free painter paints")
 	s.painters.originals <- struct{}{}

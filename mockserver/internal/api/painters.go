@@ -1,7 +1,6 @@
 package api
 
 import (
-	"context"
 	"errors"
 	"net/http"
 	"runtime"
@@ -36,36 +35,22 @@ func paintSlots() int { return min(max(runtime.GOMAXPROCS(0), 2), 8) }
 // painters are the slots of the pictures being painted, and how long a
 // request waits for one.
 type painters struct {
-	originals   pictureSlots
-	small       pictureSlots // thumbnails and previews
+	originals   httpx.LargeAnswers // slots kept as the places of large answers are
+	small       httpx.LargeAnswers // thumbnails and previews
 	wait        time.Duration
 	patientWait time.Duration
 }
 
 func newPainters(n int) painters {
-	return painters{originals: make(pictureSlots, n), small: make(pictureSlots, n), wait: paintWait, patientWait: patientPaintWait}
+	return painters{originals: make(httpx.LargeAnswers, n), small: make(httpx.LargeAnswers, n), wait: paintWait, patientWait: patientPaintWait}
 }
-
-// pictureSlots are the slots of one kind of picture, kept as the places of
-// large answers are (httpx.LargeAnswers): a slot taken is a value in the
-// channel.
-type pictureSlots httpx.LargeAnswers
-
-// wait takes a slot, waiting for one up to d or until ctx is done, and
-// says whether it did.
-func (p pictureSlots) wait(ctx context.Context, d time.Duration) bool {
-	return httpx.LargeAnswers(p).Wait(ctx, d)
-}
-
-// release gives back a slot taken.
-func (p pictureSlots) release() { httpx.LargeAnswers(p).Release() }
 
 // errPaintersBusy is a picture not painted because every slot of its kind
 // stayed taken past the wait.
 var errPaintersBusy = errors.New("every painter stayed busy")
 
 // slots are the slots of pictures of kind.
-func (p painters) slots(kind pictureKind) pictureSlots {
+func (p painters) slots(kind pictureKind) httpx.LargeAnswers {
 	if kind == kindOriginal {
 		return p.originals
 	}
