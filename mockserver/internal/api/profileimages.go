@@ -2,7 +2,6 @@ package api
 
 import (
 	"bytes"
-	"crypto/rand"
 	"errors"
 	"fmt"
 	"io"
@@ -41,7 +40,7 @@ func (s *server) createProfileImage(c *call) error {
 	}
 	defer s.profiles.Discard(img) // kept by now, or no one's
 	userID := c.p().User.ID
-	key := fmt.Sprintf("upload/profile/%s/%s%s", userID, newImageID(), strings.ToLower(path.Ext(img.Name)))
+	key := fmt.Sprintf("upload/profile/%s/%s%s", userID, store.NewUUID(), strings.ToLower(path.Ext(img.Name)))
 	if err := s.profiles.Put(key, img, s.cfg.Now()); err != nil {
 		return err
 	}
@@ -57,16 +56,6 @@ func (s *server) createProfileImage(c *call) error {
 		UserID           string `json:"userId"`
 		ProfileImagePath string `json:"profileImagePath"`
 	}{userID, key})
-}
-
-// newImageID names an uploaded profile image: a random UUID, as the
-// reference names its files.
-func newImageID() string {
-	var b [16]byte
-	_, _ = rand.Read(b[:]) // crypto/rand.Read never fails
-	b[6] = b[6]&0x0f | 0x40
-	b[8] = b[8]&0x3f | 0x80
-	return fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:16])
 }
 
 // receiveProfileImage reads the multipart body of a profile image through

@@ -6,8 +6,9 @@ import (
 	"encoding/hex"
 )
 
-// newUUID returns a random (version 4) UUID for an object created at run time.
-func newUUID() string {
+// NewUUID returns a random (version 4) UUID for an object created at run
+// time, or a file named as the reference names its files.
+func NewUUID() string {
 	var b [16]byte
 	_, _ = rand.Read(b[:]) // crypto/rand.Read never fails
 	b[6] = b[6]&0x0f | 0x40

@@ -15,7 +15,7 @@ func TestNewUUID(t *testing.T) {
 	v4 := regexp.MustCompile(`^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$`)
 	seen := map[string]bool{}
 	for range 1000 {
-		id := newUUID()
+		id := NewUUID()
 		assert.Regexp(t, v4, id)
 		assert.False(t, seen[id], "%s twice", id)
 		seen[id] = true

@@ -50,7 +50,7 @@ type Store struct {
 
 // New is a store holding d, or the first reason d does not hold together.
 func New(d model.Dataset, now func() time.Time, opts ...Option) (*Store, error) {
-	db := &Store{now: now, newID: newUUID, newSecret: newSecret, newToken: newToken, maxListed: MaxListedAssets, maxMade: MaxMadeRecords}
+	db := &Store{now: now, newID: NewUUID, newSecret: newSecret, newToken: newToken, maxListed: MaxListedAssets, maxMade: MaxMadeRecords}
 	for _, o := range opts {
 		o(db)
 	}
