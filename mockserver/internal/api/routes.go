@@ -38,7 +38,8 @@ func (s *server) routes() {
 // of the API lists its routes in a function of its own.
 func (s *server) routeTable() []route {
 	table := slices.Concat(s.sharedLinkRoutes(), s.serverRoutes(), s.assetRoutes(), s.downloadRoutes(),
-		s.authRoutes(), s.userRoutes(), s.albumRoutes(), s.activityRoutes(), s.peopleRoutes(), s.searchRoutes())
+		s.authRoutes(), s.userRoutes(), s.albumRoutes(), s.activityRoutes(), s.peopleRoutes(), s.searchRoutes(),
+		s.libraryRoutes())
 	if s.cfg.NoControl {
 		return table
 	}
@@ -235,5 +236,20 @@ func (s *server) controlRoutes() []route {
 		{pattern: "GET /__mock/assets", policy: user, op: s.controlAssets},
 		{pattern: "POST /__mock/reset", policy: anyone, op: s.controlReset},
 		{pattern: "GET /__mock/dataset", policy: anyone, op: s.controlDataset},
+	}
+}
+
+// libraryRoutes are the external libraries, for admins only.
+func (s *server) libraryRoutes() []route {
+	return []route{
+		{pattern: "GET /api/libraries", policy: admin, op: s.libraries},
+		{pattern: "POST /api/libraries", policy: admin, op: s.withBody(createLibraryBody, s.createLibrary)},
+		{pattern: "GET /api/libraries/{id}", policy: admin, op: s.library},
+		{pattern: "PUT /api/libraries/{id}", policy: admin, op: s.withBody(updateLibraryBody, s.updateLibrary)},
+		{pattern: "DELETE /api/libraries/{id}", policy: admin, op: s.deleteLibrary},
+		{pattern: "POST /api/libraries/{id}/validate", policy: admin, op: s.withBody(validateLibraryBody, s.validateLibrary)},
+		{pattern: "GET /api/libraries/{id}/statistics", policy: admin, op: s.libraryStatistics},
+		{pattern: "POST /api/libraries/{id}/scan", policy: admin, op: s.withBody(scanLibraryBody, s.scanLibrary)},
+		{pattern: "POST /api/libraries/{id}/removeOffline", policy: admin, op: s.removeOfflineFiles},
 	}
 }

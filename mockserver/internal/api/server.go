@@ -129,6 +129,8 @@ type server struct {
 	posters                  sync.Map // [2]int{w, h} of the preview → *poster
 
 	live *live.Hub // the live-event connections (socket.io)
+
+	scans *scans // the external libraries' scans (libraryscan.go)
 }
 
 // Server is a mock server: the handler of its API and control API, and
@@ -152,6 +154,7 @@ func New(cfg Config) (*Server, error) {
 // live-event connections. The handler answers on, without making pictures,
 // and refuses live-event connections.
 func (m *Server) Close() error {
+	m.s.scans.close()
 	if m.s.pictureJobs != nil {
 		m.s.pictureJobs.Close()
 	}
@@ -192,6 +195,7 @@ func newServer(cfg Config) (*server, error) {
 	s.painters = newPainters(paintSlots())
 	s.pictures = media.NewPictureCache(cmp.Or(cfg.ThumbnailCache, DefaultThumbnailCache))
 	s.live = s.newLiveHub()
+	s.scans = newScans(s.scanLibraryFiles)
 	if cfg.MediaDir != "" {
 		maxFiles := cfg.MaxUploadFiles
 		if maxFiles <= 0 {

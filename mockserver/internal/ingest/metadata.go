@@ -47,10 +47,8 @@ func Read(a *model.AssetRecord, f File, sidecar []byte, created, modified time.T
 	r := readTags{x: fileExif(f.Head, f.Whole)}
 	r.zoneFromGPS = r.x.TimeZone == nil  // no offset tag: the position may tell
 	r.fileModify = r.x.ModifyDate != nil // the file's own, not a sidecar's
-	if f.Video != nil {
-		if info, err := f.Video.Info(); err == nil {
-			r.video(a, info)
-		}
+	if info, ok := f.videoInfo(); ok {
+		r.video(a, info)
 	}
 	if sidecar != nil {
 		if s, err := exif.ReadXMP(sidecar); err == nil {
@@ -89,6 +87,23 @@ type File struct {
 	Whole *io.SectionReader // the whole file, where it is kept; else nil
 	Video *mp4.Scanner      // its boxes as they were read, for a video; else nil
 	Size  int64             // its size in bytes
+	// IsVideo: a video whose boxes are to be read from Whole (a file on
+	// disk, which Video did not see stream past).
+	IsVideo bool
+}
+
+// videoInfo is a video's boxes: as they streamed past, or read from the
+// whole file; ok false for no video, or one whose boxes do not read.
+func (f File) videoInfo() (mp4.Info, bool) {
+	switch {
+	case f.Video != nil:
+		info, err := f.Video.Info()
+		return info, err == nil
+	case f.IsVideo && f.Whole != nil:
+		info, err := mp4.Read(f.Whole, f.Size)
+		return info, err == nil
+	}
+	return mp4.Info{}, false
 }
 
 // readTags is the metadata of an upload as it is read: its tags, whether

@@ -48,6 +48,9 @@ type Folder struct {
 	packs []*pack // by number - 1
 	free  []*pack // packs no writer holds
 	idle  []*pack // open packs no one uses, the least recently used first
+	// external are the originals of library assets, read where they are
+	// (external.go).
+	external map[string]external
 }
 
 // pack is a pack file: open while it has users, and the byte its next
@@ -358,12 +361,18 @@ func (m *Folder) Section(kind Kind, key, from string, off, size int64) error {
 // until it is closed.
 type KeptFile struct {
 	*io.SectionReader
-	m *Folder
-	p *pack // nil: closed, or never open
+	m    *Folder
+	p    *pack    // nil: closed, or never open
+	file *os.File // a library's original, read in place; nil for a blob
 }
 
 // Close lets the pack's file go; closing twice does nothing.
 func (k *KeptFile) Close() error {
+	if k.file != nil {
+		f := k.file
+		k.file = nil
+		return f.Close()
+	}
 	if k.m == nil {
 		return nil // no folder's: a test's
 	}
@@ -380,6 +389,11 @@ func (k *KeptFile) Close() error {
 // the caller closes it. Where its pack cannot be opened, its reads fail
 // with why: an answer is cut short rather than quietly another.
 func (m *Folder) Open(kind Kind, key string) (*KeptFile, time.Time, bool) {
+	if kind == Original {
+		if e, ok := m.linked(key); ok {
+			return openExternal(e)
+		}
+	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	b, ok := m.blobs[blobKey{kind, key}]

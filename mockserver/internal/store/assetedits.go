@@ -373,8 +373,15 @@ func (tx *Tx) EmptyTrash(userID string) ([]string, error) {
 // removeAssets deletes assets for good, and every reference to them: in
 // albums, links, stacks and live photos. The state is built anew from
 // what is left, as for a user removed.
-func (tx *Tx) removeAssets(gone map[string]bool) error {
+func (tx *Tx) removeAssets(gone map[string]bool) error { return tx.removeAssetsAnd(gone, nil) }
+
+// removeAssetsAnd is removeAssets, with edit (if any) made to the records
+// before the state is built anew from them.
+func (tx *Tx) removeAssetsAnd(gone map[string]bool, edit func(d *model.Dataset)) error {
 	d := tx.db.recordsLocked().Dataset()
+	if edit != nil {
+		edit(&d)
+	}
 	loaded := tx.st.loaded
 	for i, a := range d.Assets {
 		if gone[a.ID] && i < tx.st.loaded {

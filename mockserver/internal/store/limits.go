@@ -18,7 +18,7 @@ const (
 
 // MaxMadeRecords bounds the records callers make beside those the store
 // was loaded with (users, API keys, sessions, albums, links, people,
-// partners, activities; not assets, which the media folder holds): each
+// partners, activities, libraries; not assets, which the media folder holds): each
 // costs memory for as long as it is kept, and the control API makes users
 // for anyone. About 1 KiB each at most, 100 MiB in all.
 const MaxMadeRecords = 100_000
@@ -26,7 +26,7 @@ const MaxMadeRecords = 100_000
 // records is how many records of the kinds MaxMadeRecords counts the
 // state holds.
 func (st *state) records() int {
-	return len(st.users) + len(st.apiKeys) + len(st.sessions) + len(st.albums) + len(st.links) + len(st.people) + len(st.partners) + len(st.activities)
+	return len(st.users) + len(st.apiKeys) + len(st.sessions) + len(st.albums) + len(st.links) + len(st.people) + len(st.partners) + len(st.activities) + len(st.libraries)
 }
 
 // room refuses a record more once the state holds the records it was

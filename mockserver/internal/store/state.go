@@ -63,6 +63,9 @@ type state struct {
 
 	activities   []*model.ActivityRecord
 	activityByID map[string]*model.ActivityRecord
+
+	libraries   []*model.LibraryRecord
+	libraryByID map[string]*model.LibraryRecord
 	// config is the server's settings where an admin changed them; nil:
 	// the defaults.
 	config *model.SystemConfig
@@ -105,6 +108,7 @@ func newState(d model.Dataset, maxListed int) (*state, error) {
 		func() error { return loadEach("sessions", d.Sessions, tx.addSession) },
 		func() error { return loadEach("people", d.People, st.loadPerson) },
 		func() error { return loadEach("tags", d.Tags, st.loadTag) },
+		func() error { return loadEach("libraries", d.Libraries, tx.addLibrary) },
 		func() error { return loadEach("assets", d.Assets, tx.addAsset) },
 		st.linkAssets, // once all of them are known
 		func() error { return loadEach("albums", d.Albums, tx.addAlbum) },
@@ -342,6 +346,9 @@ func (tx *Tx) addAsset(a model.AssetRecord) error {
 	}
 	if st.userByID[a.OwnerID] == nil {
 		return fmt.Errorf("owner %q is not a user", a.OwnerID)
+	}
+	if l := a.LibraryID; l != nil && (st.libraryByID[*l] == nil || st.libraryByID[*l].OwnerID != a.OwnerID) {
+		return fmt.Errorf("libraryId %q is not a library of the owner", *l)
 	}
 	switch a.Type {
 	case model.AssetImage, model.AssetVideo, model.AssetAudio, model.AssetOther:

@@ -297,6 +297,7 @@ func (tx *Tx) removeUser(u *model.UserRecord) error {
 	d.Users = slices.DeleteFunc(d.Users, func(o model.UserRecord) bool { return gone(o.ID) })
 	d.People = slices.DeleteFunc(d.People, func(o model.PersonRecord) bool { return gone(o.OwnerID) })
 	d.Tags = slices.DeleteFunc(d.Tags, func(o model.Tag) bool { return gone(o.UserID) })
+	d.Libraries = slices.DeleteFunc(d.Libraries, func(o model.LibraryRecord) bool { return gone(o.OwnerID) })
 	assets := map[string]bool{}
 	loaded := tx.st.loaded
 	for i, a := range d.Assets {
