@@ -119,6 +119,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		maxConns       = fs.Int("max-connections", 0, "connections open at once; one more is answered 503 at once (0: the file descriptor limit less a reserve)")
 		maxListed      = fs.Int("max-listed-assets", mockserver.DefaultMaxListedAssets, "the assets one user's GET /api/shared-links may show (an album link's album assets count twice); a dataset or a write past it is refused")
 		maxRecords     = fs.Int("max-records", mockserver.DefaultMaxMadeRecords, "the records callers may make beside the dataset's (users, API keys, sessions, albums, links, people, partners, activities); a write past it is answered 507")
+		imports        = importFlag(fs)
 		requestMemory  = sizeFlag(fs, "request-memory", mockserver.DefaultRequestMemory, "what the requests being served may hold at once of what their callers sent (JSON bodies, the fields and file heads of uploads), e.g. 256MiB; a request that finds no room is answered 503")
 	)
 	df.register(fs)
@@ -194,6 +195,11 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if df.empty {
 		d = mockserver.EmptyDataset(d, false)
 	}
+	if len(*imports) > 0 {
+		if d, err = importLibrary(d, *imports); err != nil {
+			return err
+		}
+	}
 	media, temporary, reused := *mediaDir, false, false
 	if media == "" && d.MediaDir != "" {
 		// A dataset written by a mock that kept its uploads: reuse them,
@@ -229,6 +235,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		MaxListedAssets:   *maxListed,
 		RequestMemory:     *requestMemory,
 		MaxMadeRecords:    *maxRecords,
+		ScanLibraries:     len(*imports) > 0,
 	})
 	if tooLarge, ok := errors.AsType[*mockserver.ListingTooLarge](err); ok && *fixtures == "" && !df.empty {
 		// Generated data past the bound: say what fits, and how to raise it.
@@ -271,6 +278,9 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		fmt.Fprintf(stdout, "login: %s, password %s (POST /api/auth/login; every user has this password)\n", d.Users[0].Email, df.password)
 	default:
 		fmt.Fprintf(stdout, "login: %s, with the password the dataset was made with\n", d.Users[0].Email)
+	}
+	if len(*imports) > 0 {
+		fmt.Fprintf(stdout, "library: %s, imported for %s as it is scanned (in the background; never written)\n", strings.Join(*imports, ", "), d.Users[0].Email)
 	}
 	if l, ok := uploadLink(d, time.Now()); ok {
 		fmt.Fprintf(stdout, "upload link: key %s takes uploads (POST /api/asset/upload?key=...)\n", l.Key)

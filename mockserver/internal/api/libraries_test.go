@@ -339,3 +339,29 @@ func TestLibraryDeletedTakesItsAssets(t *testing.T) {
 	}
 	assert.Equal(t, before, folderPrint(t, filepath.Dir(dir)), "its files stay")
 }
+
+func TestLibrariesScannedAtStartAndReset(t *testing.T) {
+	dir, _ := libraryFolder(t)
+	d, err := withLibrary(testDataset(), dir)
+	require.NoError(t, err)
+	srv := newTestServer(t, func(c *Config) {
+		c.Dataset = func() model.Dataset { return d }
+		c.MediaDir, c.ScanLibraries = t.TempDir(), true
+	})
+	id := d.Libraries[0].ID
+	assets := libraryAssets(t, srv, id, 5)
+	assert.Equal(t, aliceID, assets["DSC01234.JPG"].OwnerID, "the default user's")
+	rep := controlJSON(t, srv, http.MethodPost, "/__mock/reset", "", map[string]any{})
+	require.Equal(t, http.StatusOK, rep.status, "%s", rep.body)
+	libraryAssets(t, srv, id, 5) // scanned again
+}
+
+// withLibrary is d with a library of alice's of dir, as serve --import
+// makes it.
+func withLibrary(d model.Dataset, dir string) (model.Dataset, error) {
+	d.Libraries = append(d.Libraries, model.LibraryRecord{
+		ID: "5b0e8a8e-3c1b-4a6e-9f55-0d3c2f1e9a11", OwnerID: d.Users[0].ID, Name: "mine",
+		ImportPaths: []string{dir}, ExclusionPatterns: []string{}, CreatedAt: model.At(testNow()), UpdatedAt: model.At(testNow()),
+	})
+	return d, nil
+}

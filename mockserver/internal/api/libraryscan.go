@@ -128,6 +128,22 @@ func (sc *scans) Counts() (active, waiting int) {
 	return int(sc.active.Load()), int(sc.waiting.Load())
 }
 
+// scanAtStart scans every library, with Config.ScanLibraries.
+func (s *server) scanAtStart() {
+	if !s.cfg.ScanLibraries {
+		return
+	}
+	var ids []string
+	s.store.Read(func(v *store.View) {
+		for _, l := range v.Libraries() {
+			ids = append(ids, l.ID)
+		}
+	})
+	for _, id := range ids {
+		s.scans.queue(id, scanRequest{})
+	}
+}
+
 // errLibraryGone stops a scan whose library was deleted meanwhile.
 var errLibraryGone = errors.New("the library is gone")
 
@@ -156,6 +172,7 @@ func (s *server) scanLibraryFiles(ctx context.Context, id string, req scanReques
 			if ok {
 				delete(known, f.Path)
 				if !k.Offline && !req.modified && !req.all {
+					s.linkOriginal(k.ID, f) // a dataset's asset, loaded anew
 					return nil
 				}
 			}
@@ -262,6 +279,13 @@ func (s *server) waitForPictureRoom(ctx context.Context) {
 		case <-ctx.Done():
 		case <-time.After(20 * time.Millisecond):
 		}
+	}
+}
+
+// linkOriginal names a library asset's file as its original.
+func (s *server) linkOriginal(id string, f libraryfs.File) {
+	if s.folder != nil {
+		s.folder.Link(id, f.Path, f.Root)
 	}
 }
 

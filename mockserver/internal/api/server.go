@@ -63,6 +63,9 @@ type Config struct {
 	// MediaDir is where uploads are kept, with their pictures; "" keeps
 	// none (their pictures answer 404).
 	MediaDir string
+	// ScanLibraries: every library of the dataset is scanned at start, and
+	// again after each reset back to the dataset (serve --import).
+	ScanLibraries bool
 	// ReferenceShapes makes the mock answer in the reference's exact
 	// shapes where the reference is thin or quirky (link listings without
 	// album assets, link answers without their album, an album's flags in
@@ -212,6 +215,7 @@ func newServer(cfg Config) (*server, error) {
 	s.profiles = media.NewProfileImages(s.folder)
 	s.routes()
 	s.mux.HandleFunc("/", unknownRoute)
+	s.scanAtStart()
 	return s, nil
 }
 

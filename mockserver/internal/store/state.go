@@ -347,8 +347,11 @@ func (tx *Tx) addAsset(a model.AssetRecord) error {
 	if st.userByID[a.OwnerID] == nil {
 		return fmt.Errorf("owner %q is not a user", a.OwnerID)
 	}
-	if l := a.LibraryID; l != nil && (st.libraryByID[*l] == nil || st.libraryByID[*l].OwnerID != a.OwnerID) {
-		return fmt.Errorf("libraryId %q is not a library of the owner", *l)
+	// A generated asset names its owner's upload library, which is no
+	// external library; one that names an external library must be its
+	// owner's.
+	if l := a.LibraryID; l != nil && st.libraryByID[*l] != nil && st.libraryByID[*l].OwnerID != a.OwnerID {
+		return fmt.Errorf("libraryId %q is a library of another owner", *l)
 	}
 	switch a.Type {
 	case model.AssetImage, model.AssetVideo, model.AssetAudio, model.AssetOther:
