@@ -365,3 +365,16 @@ func withLibrary(d model.Dataset, dir string) (model.Dataset, error) {
 	})
 	return d, nil
 }
+
+func TestTwoLibrariesOfOneFolder(t *testing.T) {
+	srv := newTestServer(t, func(c *Config) { c.MediaDir = t.TempDir() })
+	dir, _ := libraryFolder(t)
+	a := makeLibrary(t, srv, `,"importPaths":["`+dir+`","`+filepath.Join(dir, "trip")+`"]`)
+	b := makeLibrary(t, srv, `,"importPaths":["`+dir+`"]`)
+	scanLibrary(t, srv, a.ID, "")
+	scanLibrary(t, srv, b.ID, "")
+	first := libraryAssets(t, srv, a.ID, 5) // overlapping import paths: each file once
+	second := libraryAssets(t, srv, b.ID, 5)
+	assert.NotEqual(t, first["DSC01234.JPG"].ID, second["DSC01234.JPG"].ID, "each library its own asset of the file")
+	assert.Equal(t, first["DSC01234.JPG"].Checksum, second["DSC01234.JPG"].Checksum, "the path's checksum, as the reference's")
+}

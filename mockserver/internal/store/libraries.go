@@ -289,10 +289,10 @@ func LibraryChecksum(path string) string {
 }
 
 // AddLibraryAssets stores files a scan found as assets of the library's
-// owner, each with the reference's path checksum; a path the owner
-// already has an asset of (through another library) is skipped. It
-// answers the new assets' ids, "" for one skipped; a library deleted
-// meanwhile is NotFound.
+// owner, each with the reference's path checksum; a path the library
+// already holds (two import paths that overlap) is skipped. It answers
+// the new assets' ids, "" for one skipped; a library deleted meanwhile is
+// NotFound.
 func (tx *Tx) AddLibraryAssets(id string, assets []model.AssetRecord) ([]string, error) {
 	l := tx.st.libraryByID[id]
 	if l == nil {

@@ -13,10 +13,14 @@ import (
 	"github.com/mediaspec/mediaspec/mockserver/password"
 )
 
-// checksumKey finds an owner's asset by the SHA-1 of its content.
+// checksumKey finds an owner's asset by the SHA-1 of its content, or an
+// external library's asset by the SHA-1 of its path in that library (two
+// libraries may hold the same file, as the reference's unique index on
+// owner, library and checksum allows).
 type checksumKey struct {
-	owner string
-	sum   [20]byte
+	owner   string
+	sum     [20]byte
+	library string // "" but for an external library's asset
 }
 
 // state is one dataset with its indexes.
@@ -438,7 +442,11 @@ func checksumKeyOf(a *model.AssetRecord) (checksumKey, error) {
 	if err != nil || len(sum) != 20 {
 		return checksumKey{}, fmt.Errorf("checksum %q is not a base64 SHA-1", a.Checksum)
 	}
-	return checksumKey{owner: a.OwnerID, sum: [20]byte(sum)}, nil
+	key := checksumKey{owner: a.OwnerID, sum: [20]byte(sum)}
+	if a.LibraryID != nil && a.Checksum == LibraryChecksum(a.OriginalPath) {
+		key.library = *a.LibraryID
+	}
+	return key, nil
 }
 
 // assetSize is what an asset counts against its owner's quota.
