@@ -270,8 +270,8 @@ func scanAgain(t *testing.T, srv *httptest.Server, l model.Library, dir string) 
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "new.png"), b, 0o600))
 	require.NoError(t, os.Remove(filepath.Join(dir, "trip", "clip.mp4")))
 	changed := filepath.Join(dir, "trip", "IMG_4021.JPG")
-	require.NoError(t, os.WriteFile(changed, b, 0o600)) // now a PNG's bytes
-	later := time.Now().Add(time.Hour)
+	require.NoError(t, os.WriteFile(changed, b, 0o600))           // now a PNG's bytes
+	later := time.Now().Add(time.Hour).Truncate(time.Millisecond) // read to the millisecond, rounded as Node rounds
 	require.NoError(t, os.Chtimes(changed, later, later))
 
 	prev := waitRefreshed(t, srv, l.ID, nil)
@@ -281,13 +281,13 @@ func scanAgain(t *testing.T, srv *httptest.Server, l model.Library, dir string) 
 	assert.True(t, assets["clip.mp4"].IsOffline, "gone: offline")
 	assert.False(t, assets["new.png"].IsOffline)
 	old := assets["IMG_4021.JPG"]
-	assert.NotEqual(t, later.UTC().Truncate(time.Millisecond), old.FileModifiedAt.UTC(), "a plain scan reads no known file again")
+	assert.NotEqual(t, later.UTC(), old.FileModifiedAt.UTC(), "a plain scan reads no known file again")
 
 	prev = waitRefreshed(t, srv, l.ID, nil)
 	scanLibrary(t, srv, l.ID, `{"refreshModifiedFiles":true}`)
 	waitRefreshed(t, srv, l.ID, prev.RefreshedAt)
 	assets = libraryAssets(t, srv, l.ID, 5)
-	assert.Equal(t, later.UTC().Truncate(time.Millisecond), assets["IMG_4021.JPG"].FileModifiedAt.UTC(), "read again: its mtime changed")
+	assert.Equal(t, later.UTC(), assets["IMG_4021.JPG"].FileModifiedAt.UTC(), "read again: its mtime changed")
 	assert.Equal(t, old.ID, assets["IMG_4021.JPG"].ID, "the same asset")
 
 	rep := lib(t, srv, "POST", "/api/libraries/"+l.ID+"/removeOffline", keyAlice, "")
@@ -377,4 +377,10 @@ func TestTwoLibrariesOfOneFolder(t *testing.T) {
 	second := libraryAssets(t, srv, b.ID, 5)
 	assert.NotEqual(t, first["DSC01234.JPG"].ID, second["DSC01234.JPG"].ID, "each library its own asset of the file")
 	assert.Equal(t, first["DSC01234.JPG"].Checksum, second["DSC01234.JPG"].Checksum, "the path's checksum, as the reference's")
+}
+
+func TestNodeTime(t *testing.T) {
+	base := time.UnixMilli(447_775_200_000)
+	assert.Equal(t, base.UTC(), nodeTime(base.Add(499_999)))
+	assert.Equal(t, base.Add(time.Millisecond).UTC(), nodeTime(base.Add(999_936)), "utimes' 447775200.001 s, as a float, is the next millisecond")
 }

@@ -320,7 +320,7 @@ func readLibraryFile(f libraryfs.File) (a model.AssetRecord, mtime time.Time, ok
 	if err != nil {
 		return a, mtime, false
 	}
-	mtime, size := info.ModTime(), info.Size()
+	mtime, size := nodeTime(info.ModTime()), info.Size()
 	head := make([]byte, exif.SniffSize)
 	n, err := fh.ReadAt(head, 0)
 	if err != nil && !errors.Is(err, io.EOF) {
@@ -335,6 +335,14 @@ func readLibraryFile(f libraryfs.File) (a model.AssetRecord, mtime time.Time, ok
 	file := ingest.File{Head: head[:n], Whole: io.NewSectionReader(fh, 0, size), Size: size, IsVideo: f.Type == model.AssetVideo}
 	ingest.Read(&a, file, readSidecar(f.Path+".xmp", f.Root), mtime, mtime)
 	return a, mtime, true
+}
+
+// nodeTime is t to the millisecond as Node.js rounds a file's times
+// (fs.Stats' dates are made from milliseconds + 0.5): the reference
+// compares mtimes so, and a file touched 1 ms later by a tool that writes
+// seconds as a float is changed for it.
+func nodeTime(t time.Time) time.Time {
+	return time.UnixMilli((t.UnixNano() + 500_000) / 1_000_000).UTC()
 }
 
 // readSidecar is the XMP sidecar beside a library's file (FILE.xmp, as
