@@ -106,6 +106,9 @@ type Config struct {
 	// scenarios that use a session then log in as a user the harness makes,
 	// or are skipped).
 	Email, Password string
+	// LibraryFolder is a folder the target reads where the harness writes
+	// it, for the @library-folder scenarios (steps.Config.LibraryFolder).
+	LibraryFolder string
 	// MaxUploadBytes is the upload body size the target declares it
 	// refuses beyond; 0: none, and @upload-limit scenarios are skipped.
 	MaxUploadBytes int64
@@ -337,6 +340,7 @@ func (p *runPlan) stepsConfig(traces *steps.Traces, waits *settleWaits) steps.Co
 		Settle:         cfg.Settle,
 		Settled:        waits.add,
 		MaxUploadBytes: cfg.MaxUploadBytes,
+		LibraryFolder:  cfg.LibraryFolder,
 		AdminEmail:     cfg.AdminEmail,
 		AdminPassword:  cfg.AdminPassword,
 		ChecksumHeader: cfg.ChecksumHeader,

@@ -265,6 +265,7 @@ func runEverythingAs(t *testing.T, target, key string) (conformance.Result, stri
 		Password:       fake.DefaultPassword,
 		AdminAPIKey:    apiKey,
 		MaxUploadBytes: uploadLimit,
+		LibraryFolder:  t.TempDir(), // the mock reads where the harness writes
 		Output:         &out,
 		Concurrency:    4,
 		Settle:         testSettle,

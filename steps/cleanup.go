@@ -236,6 +236,8 @@ func (s *scenario) made(ar apiRequest, resp *response) {
 		s.later("the session of a login", s.removing(credentials{bearer: out.AccessToken}, http.MethodPost, "/auth/logout", nil))
 	case partnerRoute.MatchString(route):
 		s.later("the partner "+ar.path, s.removing(creds, http.MethodDelete, ar.path, nil))
+	case route == "POST /libraries" && out.ID != "":
+		s.later("the library "+out.ID, s.removingLibrary(creds, out.ID))
 	case route == "POST /activities" && out.ID != "":
 		s.later("the activity "+out.ID, s.removing(creds, http.MethodDelete, "/activities/"+out.ID, nil))
 	}

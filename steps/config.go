@@ -70,6 +70,12 @@ type Config struct {
 	// Settle bounds how long scenarios wait for what a server derives from
 	// a file after the upload (metadata, thumbnails): DefaultSettle if zero.
 	Settle time.Duration
+	// LibraryFolder is a folder that the target reads at the path the
+	// harness writes it (the target on the harness's machine, or a folder
+	// shared with it), for the scenarios tagged @library-folder, which are
+	// skipped without one. Each puts its files in a folder of its own
+	// there, and removes it.
+	LibraryFolder string
 	// MaxUploadBytes is the size of upload body the target declares it
 	// refuses beyond (with 413), which the scenarios tagged @upload-limit
 	// judge; the runner leaves them out where none is declared.

@@ -57,6 +57,7 @@ type scenario struct {
 	settings   settingsState   // the server's settings an admin changes (settings.go)
 	search     searchState     // photos found by search and on the map (search.go)
 	activities activitiesState // comments and likes on a shared album (activities.go)
+	libraries  librariesState  // external libraries and their folders (libraries.go)
 
 	changes libraryChanges // albums and their users, assets, the trash, partners (assets.go)
 
@@ -95,6 +96,9 @@ func (s *scenario) needs(p *godog.Scenario) error {
 	}
 	if slices.Contains(tags, TagNewUser) && !s.cfg.canMakeUsers() {
 		return skip("needs to make a user: give --admin-api-key, or --admin-email and --admin-password (%s)", TagNewUser)
+	}
+	if slices.Contains(tags, TagLibraryFolder) && s.cfg.LibraryFolder == "" {
+		return skip("needs a folder the server reads where the harness writes it: give --library-folder (%s)", TagLibraryFolder)
 	}
 	if slices.Contains(tags, TagSecondUser) && s.cfg.SecondAPIKey == "" && !s.cfg.canMakeUsers() {
 		return skip("needs a second user: give --second-api-key, or --admin-api-key to let the harness make one (%s)", TagSecondUser)

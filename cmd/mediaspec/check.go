@@ -61,6 +61,7 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		maxUpload      = sizeFlag(fs, "max-upload-bytes", 0, "the upload body size the target declares it refuses beyond (413), e.g. 8MiB; the scenarios tagged @upload-limit judge it, and are skipped without it (the built-in mock's by default)")
 		refShapes      = fs.Bool("reference-shapes", false, "start the built-in mock answering in the reference server's thin and quirky shapes (serve --reference-shapes); only without --target")
 		settle         = durationFlag(fs, "settle", steps.DefaultSettle, "how long scenarios wait for what the target derives from a file after the upload (EXIF, thumbnails), e.g. 30s")
+		libraryFolder  = fs.String("library-folder", "", "a folder the target reads at the path the harness writes it (the target on this machine, or a shared folder), for the scenarios tagged @library-folder, which scan files the harness puts there (in a folder of their own, removed after); the built-in mock's: a temporary folder")
 		listSteps      = fs.Bool("list-steps", false, "list every step definition with the scenarios (of --tags) that use it, and those no scenario uses, then exit: nothing is checked")
 	)
 	fs.Var(&formats, "format", "report format, repeatable: pretty, progress (on stdout, or NAME:FILE), junit:FILE, cucumber:FILE, html:FILE, coverage:FILE (default: pretty on a terminal, else progress)")
@@ -98,6 +99,14 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		}
 		defer stop()
 		base = url
+		if *libraryFolder == "" {
+			dir, err := os.MkdirTemp("", "mediaspec-check-library-")
+			if err != nil {
+				return err
+			}
+			defer os.RemoveAll(dir)
+			*libraryFolder = dir
+		}
 		if *password == "" {
 			*password = fake.DefaultPassword
 		}
@@ -117,6 +126,7 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		AdminPassword:  *adminPassword,
 		Settle:         *settle,
 		MaxUploadBytes: *maxUpload,
+		LibraryFolder:  *libraryFolder,
 		ChecksumHeader: *checksumHeader,
 		Tags:           *tags,
 		Formats:        formats,
