@@ -384,3 +384,13 @@ func TestNodeTime(t *testing.T) {
 	assert.Equal(t, base.UTC(), nodeTime(base.Add(499_999)))
 	assert.Equal(t, base.Add(time.Millisecond).UTC(), nodeTime(base.Add(999_936)), "utimes' 447775200.001 s, as a float, is the next millisecond")
 }
+
+func TestLibraryAssetCountInReferenceShapes(t *testing.T) {
+	srv := newTestServer(t, func(c *Config) { c.MediaDir, c.ReferenceShapes = t.TempDir(), true })
+	dir, _ := libraryFolder(t)
+	l := makeLibrary(t, srv, `,"importPaths":["`+dir+`"]`)
+	scanLibrary(t, srv, l.ID, "")
+	libraryAssets(t, srv, l.ID, 5)
+	got := waitRefreshed(t, srv, l.ID, nil)
+	assert.Zero(t, got.AssetCount, "the reference never counts them")
+}
