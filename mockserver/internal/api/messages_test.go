@@ -177,7 +177,7 @@ func TestErrorMessagesSpeakTheAPI(t *testing.T) {
 	ids := strings.NewReplacer("/api/shared-links/{id}", "/api/shared-links/"+viewLinkID, "/api/albums/{id}", "/api/albums/"+testAlbumID,
 		"/api/asset/{id}", "/api/asset/"+aliceAssetID, "/api/admin/users/{id}", "/api/admin/users/"+carolID,
 		"/api/partners/{id}", "/api/partners/"+bobID, "/api/api-keys/{id}", "/api/api-keys/"+carolID, "{userId}", bobID,
-		"/api/people/{id}", "/api/people/"+carolID)
+		"/api/people/{id}", "/api/people/"+carolID, "/api/libraries/{id}", "/api/libraries/"+makeLibrary(t, srv, "").ID)
 	// Declared without a rule, by the reference too: any value is taken,
 	// and the message names the body's other problems.
 	untyped := map[string]bool{"PUT /api/asset duplicateId": true,

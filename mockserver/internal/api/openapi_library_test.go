@@ -145,6 +145,7 @@ func TestEveryLibraryResponseValidates(t *testing.T) {
 	photo, photoType := form{files: []formFile{{"file", "me.jpg", string(testJPEG(t, 16, 16))}}}.encode(t)
 	text, textType := form{files: []formFile{{"file", "me.txt", "not a picture"}}}.encode(t)
 	tally := answered{success: map[string]bool{}, failure: map[string]bool{}}
+	lib, doomedLib := makeLibrary(t, srv, "").ID, makeLibrary(t, srv, "").ID
 
 	for _, tt := range []exchange{
 		// The server.
@@ -351,6 +352,26 @@ func TestEveryLibraryResponseValidates(t *testing.T) {
 		{name: "map markers, a bad flag", method: "GET", path: "/api/map/markers?isArchived=maybe", headers: alice, status: 400},
 		{name: "map style", method: "GET", path: "/api/map/style.json?theme=dark", headers: asLink, status: 200},
 		{name: "map style, no theme", method: "GET", path: "/api/map/style.json", headers: alice, status: 400},
+
+		// External libraries.
+		{name: "libraries", method: "GET", path: "/api/libraries", headers: alice, status: 200},
+		{name: "libraries, not an admin", method: "GET", path: "/api/libraries", headers: bob, status: 403},
+		{name: "make a library", method: "POST", path: "/api/libraries", body: `{"ownerId":"` + aliceID + `","name":"Scans","importPaths":["/nowhere"],"exclusionPatterns":["**/Raw/**"]}`, headers: alice, status: 201},
+		{name: "make a library, a path twice", method: "POST", path: "/api/libraries", body: `{"ownerId":"` + aliceID + `","importPaths":["/a","/a"]}`, headers: alice, status: 400},
+		{name: "a library", method: "GET", path: "/api/libraries/" + lib, headers: alice, status: 200},
+		{name: "a library, not an admin", method: "GET", path: "/api/libraries/" + lib, headers: bob, status: 403},
+		{name: "rename a library", method: "PUT", path: "/api/libraries/" + lib, body: `{"name":"Renamed"}`, headers: alice, status: 200},
+		{name: "rename a library, no name", method: "PUT", path: "/api/libraries/" + lib, body: `{"name":""}`, headers: alice, status: 400},
+		{name: "validate import paths", method: "POST", path: "/api/libraries/" + lib + "/validate", body: `{"importPaths":["/","/mediaspec/none"]}`, headers: alice, status: 200},
+		{name: "validate import paths, one twice", method: "POST", path: "/api/libraries/" + lib + "/validate", body: `{"importPaths":["/","/"]}`, headers: alice, status: 400},
+		{name: "a library's statistics", method: "GET", path: "/api/libraries/" + lib + "/statistics", headers: alice, status: 200},
+		{name: "a library's statistics, unknown", method: "GET", path: "/api/libraries/" + unknown + "/statistics", headers: alice, status: 400},
+		{name: "scan a library", method: "POST", path: "/api/libraries/" + lib + "/scan", body: `{"refreshModifiedFiles":true}`, headers: alice, status: 204},
+		{name: "scan a library, a flag no boolean", method: "POST", path: "/api/libraries/" + lib + "/scan", body: `{"refreshAllFiles":"x"}`, headers: alice, status: 400},
+		{name: "remove offline assets", method: "POST", path: "/api/libraries/" + lib + "/removeOffline", headers: alice, status: 204},
+		{name: "remove offline assets, not an admin", method: "POST", path: "/api/libraries/" + lib + "/removeOffline", headers: bob, status: 403},
+		{name: "delete a library", method: "DELETE", path: "/api/libraries/" + doomedLib, headers: alice, status: 204},
+		{name: "delete a library, not an admin", method: "DELETE", path: "/api/libraries/" + lib, headers: bob, status: 403},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			base := srv
