@@ -1,6 +1,7 @@
 package api
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/json"
 	"io/fs"
@@ -393,4 +394,26 @@ func TestLibraryAssetCountInReferenceShapes(t *testing.T) {
 	libraryAssets(t, srv, l.ID, 5)
 	got := waitRefreshed(t, srv, l.ID, nil)
 	assert.Zero(t, got.AssetCount, "the reference never counts them")
+}
+
+func TestScanCounts(t *testing.T) {
+	release := make(chan struct{})
+	started := make(chan string, 4)
+	sc := newScans(func(ctx context.Context, id string, req scanRequest) {
+		started <- id
+		<-release
+	})
+	t.Cleanup(sc.close)
+	sc.queue("a", scanRequest{})
+	<-started
+	sc.queue("a", scanRequest{modified: true})
+	sc.queue("a", scanRequest{all: true}) // merged with the one waiting
+	sc.queue("b", scanRequest{})
+	<-started
+	active, waiting := sc.Counts()
+	assert.Equal(t, 2, active, "a scan of each library runs")
+	assert.Equal(t, 1, waiting, "the second and third of a wait as one")
+	close(release)
+	require.Eventually(t, func() bool { a, w := sc.Counts(); return a == 0 && w == 0 }, 5*time.Second, time.Millisecond)
+	assert.Len(t, started, 1, "the waiting scan of a ran once")
 }
