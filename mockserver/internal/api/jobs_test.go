@@ -338,3 +338,19 @@ func TestFileReportWithoutMediaFolder(t *testing.T) {
 		"Could not get the checksum of upload/x because the file isn't accessible by Immich")
 	assert.Equal(t, http.StatusCreated, jobsJSON(t, srv, http.MethodPost, "/api/reports/fix", keyAlice, `{"items":[]}`).status)
 }
+
+// TestRunningQueueIsNotStartedAgain: a queue that runs a job answers a
+// start with the reference's 400, and starts once it is done.
+func TestRunningQueueIsNotStartedAgain(t *testing.T) {
+	m, err := New(Config{Dataset: testDataset, Now: testNow})
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = m.Close() })
+	srv := httptest.NewServer(m)
+	t.Cleanup(srv.Close)
+	end := m.s.jobs.Queue(jobs.Library).Begin()
+	requireError(t, jobsJSON(t, srv, http.MethodPut, "/api/jobs/library", keyAlice, `{"command":"start","force":true}`), http.StatusBadRequest, "Job is already running")
+	st := jobCommand(t, srv, jobs.Library, `{"command":"pause"}`)
+	assert.Equal(t, model.JobStatus{JobCounts: model.JobCounts{Active: 1}, QueueStatus: model.QueueStatus{IsActive: true, IsPaused: true}}, st)
+	end(nil)
+	assert.Equal(t, model.JobCounts{Completed: 2}, jobCommand(t, srv, jobs.Library, `{"command":"start"}`).JobCounts)
+}
