@@ -147,7 +147,9 @@ func (s *server) jobCommand(c *call) error {
 // startJob queues a queue's work, as the reference's start does: the
 // pictures of the uploads that have none (force: of every upload), the
 // metadata of every upload (force only: the mock reads it at the upload);
-// the queues the mock has no work for count the one job that finds none.
+// a queue whose work set a starter (jobs.Queue.SetStarter), what it says;
+// the other queues the mock has no work for count the one job that finds
+// none.
 // Three queues are no one's to start, and a queue that runs a job is
 // started once.
 func (s *server) startJob(q *jobs.Queue, force bool) error {
@@ -166,6 +168,9 @@ func (s *server) startJob(q *jobs.Queue, force bool) error {
 			s.queueMetadata(s.uploads(nil))
 		}
 	default:
+		if start := q.Starter(); start != nil {
+			return start(force)
+		}
 		q.Begin()(nil)
 	}
 	return nil

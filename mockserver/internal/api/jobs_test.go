@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/mediaspec/mediaspec/mockserver/internal/jobs"
+	"github.com/mediaspec/mediaspec/mockserver/internal/store"
 	"github.com/mediaspec/mediaspec/mockserver/model"
 	"github.com/mediaspec/mediaspec/spec"
 )
@@ -353,4 +354,25 @@ func TestRunningQueueIsNotStartedAgain(t *testing.T) {
 	assert.Equal(t, model.JobStatus{JobCounts: model.JobCounts{Active: 1}, QueueStatus: model.QueueStatus{IsActive: true, IsPaused: true}}, st)
 	end(nil)
 	assert.Equal(t, model.JobCounts{Completed: 2}, jobCommand(t, srv, jobs.Library, `{"command":"start"}`).JobCounts)
+}
+
+// TestQueueStarter: a queue whose work set a starter is started by it, its
+// error the answer.
+func TestQueueStarter(t *testing.T) {
+	m, err := New(Config{Dataset: testDataset, Now: testNow})
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = m.Close() })
+	srv := httptest.NewServer(m)
+	t.Cleanup(srv.Close)
+	var forced []bool
+	m.s.jobs.Queue(jobs.Library).SetStarter(func(force bool) error {
+		forced = append(forced, force)
+		if force {
+			return store.Fail(store.Invalid, "No library to scan")
+		}
+		return nil
+	})
+	assert.Equal(t, model.JobCounts{}, jobCommand(t, srv, jobs.Library, `{"command":"start"}`).JobCounts)
+	requireError(t, jobsJSON(t, srv, http.MethodPut, "/api/jobs/library", keyAlice, `{"command":"start","force":"true"}`), http.StatusBadRequest, "No library to scan")
+	assert.Equal(t, []bool{false, true}, forced)
 }

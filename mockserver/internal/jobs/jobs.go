@@ -11,8 +11,10 @@
 //     uploads, through media.PictureJobs).
 //   - Work run elsewhere (a step of an upload, a library scan in a
 //     goroutine of its own): Queue.Begin counts one job active and gives
-//     the function that ends it, completed or failed; Queue.Waiting and
-//     Queue.Paused let such work wait while an admin pauses its queue.
+//     the function that ends it, completed or failed; Queue.WhilePaused
+//     and Queue.Paused let such work wait while an admin pauses its queue.
+//
+// What an admin's start of a queue does is the work's own: Queue.SetStarter.
 //
 // The package knows nothing of HTTP, JSON or the store: the handlers of
 // GET and PUT /api/jobs (package api) read Board.Status and send commands.
@@ -133,10 +135,28 @@ type Queue struct {
 	active, completed, failed int
 	paused, closed, started   bool
 	workers                   sync.WaitGroup
+	starter                   func(force bool) error
 }
 
 // Name is the queue's name.
 func (q *Queue) Name() string { return q.name }
+
+// SetStarter sets what an admin's start of the queue does (PUT
+// /api/jobs/{name} with "start"): queue its work, all of it with force.
+// Its error is the answer. Work that owns a queue sets it once, when the
+// server is made (a library scan: every library scanned).
+func (q *Queue) SetStarter(start func(force bool) error) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	q.starter = start
+}
+
+// Starter is what SetStarter set, or nil.
+func (q *Queue) Starter() func(force bool) error {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	return q.starter
+}
 
 // Start starts workers that take the queue's ids one at a time each and
 // do them: do's error, or panic, counts the job failed and is logged. Only

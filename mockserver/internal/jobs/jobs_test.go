@@ -135,3 +135,13 @@ func TestPushIsBounded(t *testing.T) {
 	assert.False(t, q.Push("one too many"))
 	assert.Equal(t, MaxWaiting, q.Status().Counts.Waiting)
 }
+
+// TestStarter: the work that owns a queue says what its start does.
+func TestStarter(t *testing.T) {
+	q := NewBoard(nil).Queue(Library)
+	assert.Nil(t, q.Starter())
+	var forced bool
+	q.SetStarter(func(force bool) error { forced = force; return errors.New("no library") })
+	require.EqualError(t, q.Starter()(true), "no library")
+	assert.True(t, forced)
+}
