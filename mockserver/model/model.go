@@ -180,6 +180,9 @@ type Dataset struct {
 	Partners []PartnerRecord `json:"partners,omitempty"`
 	// Activities are the comments and likes of albums' users.
 	Activities []ActivityRecord `json:"activities,omitempty"`
+	// Audit is the audit of deletions the mobile app's sync reads; nil:
+	// nothing deleted yet.
+	Audit *AuditLog `json:"audit,omitempty"`
 	// SystemConfig is the server's settings where an admin changed them;
 	// nil: the defaults.
 	SystemConfig *SystemConfig `json:"systemConfig,omitempty"`

@@ -25,7 +25,10 @@ type Records struct {
 	// settings an admin changed (nil: the defaults).
 	Activities   []*model.ActivityRecord
 	SystemConfig *model.SystemConfig
-	MediaDir     string
+	// Audit is the audit of deletions (nil: none); its entries are never
+	// changed once stored.
+	Audit    *model.AuditLog
+	MediaDir string
 	// AdminOnboarded: the first admin went through onboarding.
 	AdminOnboarded bool
 }
@@ -45,7 +48,7 @@ func (db *Store) recordsLocked() Records {
 		Users: slices.Clone(st.users), People: slices.Clone(st.people), Tags: slices.Clone(st.tags),
 		Assets: slices.Clone(st.assets), Albums: slices.Clone(st.albums), Links: slices.Clone(st.links),
 		APIKeys: slices.Clone(st.apiKeys), Sessions: slices.Clone(st.sessions), Partners: slices.Clone(st.partners),
-		Activities: slices.Clone(st.activities), SystemConfig: st.config,
+		Activities: slices.Clone(st.activities), SystemConfig: st.config, Audit: st.audit.log(),
 		MediaDir: db.mediaDir, AdminOnboarded: st.onboarded,
 	}
 }
@@ -71,6 +74,7 @@ func (r Records) Dataset() model.Dataset {
 	if len(r.Activities) > 0 {
 		d.Activities = values(r.Activities)
 	}
+	d.Audit = r.Audit
 	if r.SystemConfig != nil {
 		c := r.SystemConfig.Clone()
 		d.SystemConfig = &c

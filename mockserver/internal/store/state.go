@@ -63,6 +63,8 @@ type state struct {
 
 	activities   []*model.ActivityRecord
 	activityByID map[string]*model.ActivityRecord
+	// audit is the audit of deletions that the mobile app's sync reads.
+	audit auditLog
 	// config is the server's settings where an admin changed them; nil:
 	// the defaults.
 	config *model.SystemConfig
@@ -111,6 +113,7 @@ func newState(d model.Dataset, maxListed int) (*state, error) {
 		func() error { return loadEach("sharedLinks", d.SharedLinks, tx.addLink) },
 		func() error { return loadEach("partners", d.Partners, tx.addPartner) },
 		func() error { return loadEach("activities", d.Activities, tx.addActivity) },
+		func() error { return st.loadAudit(d.Audit) },
 	} {
 		if err := load(); err != nil {
 			return nil, err
