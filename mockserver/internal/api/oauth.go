@@ -34,8 +34,9 @@ var oauthCallbackBody = dto.NewClass("OAuthCallbackDto",
 
 // errOAuthDiscovery is the reference's answer when OAuth is on and its
 // provider cannot be reached: the mock never reaches one.
-var errOAuthDiscovery = httpx.Errorf(http.StatusInternalServerError,
-	"Error in OAuth discovery: the mock reaches no OAuth provider (it answers as the reference does when discovery fails)")
+// Its body, as the reference's, has no error name.
+var errOAuthDiscovery = &httpx.Error{Status: http.StatusInternalServerError, Bare: true,
+	Message: "Error in OAuth discovery: the mock reaches no OAuth provider (it answers as the reference does when discovery fails)"}
 
 // oauthClient is the reference's getOAuthClient: OAuth off → 400, on →
 // the discovery that fails.

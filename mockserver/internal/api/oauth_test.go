@@ -53,9 +53,14 @@ func TestOAuthOn(t *testing.T) {
 		c.Dataset = func() model.Dataset { ds := d(); ds.SystemConfig = &cfg; return ds }
 	})
 	discovery := "Error in OAuth discovery: the mock reaches no OAuth provider (it answers as the reference does when discovery fails)"
-	requireError(t, postJSON(t, srv, "/api/oauth/authorize", `{"redirectUri":"app.immich:/"}`), 500, discovery)
-	requireError(t, postJSON(t, srv, "/api/oauth/callback", `{"url":"app.immich:/?code=1"}`), 500, discovery)
-	requireError(t, postJSON(t, srv, "/api/oauth/link", `{"url":"app.immich:/?code=1"}`, "x-api-key", keyBob), 500, discovery)
+	for _, rep := range []reply{
+		postJSON(t, srv, "/api/oauth/authorize", `{"redirectUri":"app.immich:/"}`),
+		postJSON(t, srv, "/api/oauth/callback", `{"url":"app.immich:/?code=1"}`),
+		postJSON(t, srv, "/api/oauth/link", `{"url":"app.immich:/?code=1"}`, "x-api-key", keyBob),
+	} {
+		assert.Equal(t, http.StatusInternalServerError, rep.status)
+		assert.JSONEq(t, `{"message":"`+discovery+`","statusCode":500}`, string(rep.body), "no error name, as the reference's")
+	}
 	requireError(t, postJSON(t, srv, "/api/oauth/authorize", `{}`), 400, []any{"redirectUri must be a string", "redirectUri should not be empty"})
 }
 
