@@ -222,3 +222,24 @@ func TestDatasetStreamsTheAudit(t *testing.T) {
 	_, err = store.New(d, testNow)
 	assert.ErrorContains(t, err, `entityType "PERSON"`)
 }
+
+// TestDeltaSyncBringsPictures: an asset's pictures are made after its
+// upload; it changes then, so that a delta sync since the upload brings
+// it with its thumbhash.
+func TestDeltaSyncBringsPictures(t *testing.T) {
+	srv, _ := newMediaServer(t)
+	rep := do(t, uploadRequest(t, srv, validForm("").onlyFields().withFile("assetData", "IMG_0042.jpg", string(testJPEG(t, 64, 48))), keyAlice))
+	require.Equal(t, http.StatusCreated, rep.status, "%s", rep.body)
+	var made struct{ ID string }
+	rep.json(t, &made)
+	a := waitForResized(t, srv, made.ID)
+	require.Equal(t, true, a["resized"])
+	// The store's clock stands still in tests: the upload is its first
+	// tick, at testNow, and every later change a millisecond on.
+	assert.Equal(t, isoTime(testNow().Add(time.Millisecond)), a["updatedAt"], "changed once after the upload")
+
+	d := deltaSync(t, srv, keyAlice, testNow(), aliceID)
+	require.Equal(t, []string{made.ID}, upsertedIDs(d), "changed once its pictures were made")
+	assert.NotNil(t, d.Upserted[0].Thumbhash)
+	assert.True(t, d.Upserted[0].Resized)
+}
