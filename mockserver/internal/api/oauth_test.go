@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/mediaspec/mediaspec/mockserver/model"
+	"github.com/mediaspec/mediaspec/spec"
 )
 
 func TestOAuthOff(t *testing.T) {
@@ -66,6 +67,7 @@ func TestOAuthOn(t *testing.T) {
 
 func TestOAuthMobileRedirect(t *testing.T) {
 	srv := newTestServer(t)
+	v := loadValidators(t)
 	client := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
 	for _, c := range []struct{ query, accept, location, contentType, body string }{
 		{"?code=1&state=2", "", "app.immich:/?code=1&state=2", "text/plain; charset=utf-8", "Temporary Redirect. Redirecting to app.immich:/?code=1&state=2"},
@@ -83,6 +85,7 @@ func TestOAuthMobileRedirect(t *testing.T) {
 		body, err := io.ReadAll(res.Body)
 		require.NoError(t, err)
 		_ = res.Body.Close()
+		requireValid(t, "openapi/openapi.yaml", v.ours.ValidateResponse(t.Context(), req, spec.Response{Status: res.StatusCode, Header: res.Header, Body: body}), req, reply{status: res.StatusCode, header: res.Header, body: body})
 		assert.Equal(t, http.StatusTemporaryRedirect, res.StatusCode, c.query)
 		assert.Equal(t, c.location, res.Header.Get("Location"), c.query)
 		assert.Equal(t, c.contentType, res.Header.Get("Content-Type"), c.query)
