@@ -430,10 +430,9 @@ func (s *server) createPerson(c *call, b dto.Body) error {
 		if err != nil {
 			return saved{}, err
 		}
-		now := tx.Now()
 		return saved{
 			OwnerID: p.OwnerID, Name: p.Name, BirthDate: born, IsHidden: p.IsHidden,
-			ID: p.ID, CreatedAt: model.At(now), UpdatedAt: model.At(now), ThumbnailPath: p.ThumbnailPath,
+			ID: p.ID, CreatedAt: p.CreatedAt, UpdatedAt: p.UpdatedAt, ThumbnailPath: p.ThumbnailPath,
 		}, nil
 	})
 	return answer(c, http.StatusCreated, out, err)
