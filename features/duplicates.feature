@@ -1,0 +1,24 @@
+@duplicate-groups
+Feature: Duplicates
+  Duplicate detection groups a user's photos that look alike, so that they can keep one of each
+  group. It needs machine learning (off on the reference's test server, where no group is found);
+  whatever a server found, a group holds only its user's own photos, visible and out of the trash,
+  each in one group only and marked with that group's id.
+
+  Background:
+    Given I use my API key
+
+  Scenario: My groups of duplicates hold my own photos, each in one group
+    When I list my groups of duplicates
+    Then each group holds photos of mine out of the trash, marked with its id, and no photo is in two groups
+
+  @new-user
+  Scenario: A photo uploaded once is in no group
+    Given a new user who has uploaded a photo
+    When they list their groups of duplicates
+    Then no group holds that photo
+
+  Scenario: Without credentials, no duplicates are listed
+    Given I use no credentials
+    When I list my groups of duplicates
+    Then the request is refused with status 401 and the message "Authentication required"
