@@ -42,8 +42,8 @@ var checkExistingBody = dto.NewClass("CheckExistingAssetsDto",
 	dto.Field("deviceId", isNotEmpty),
 ).Within(listBody)
 
-// faceRoutes are faces, merging people, duplicates, places, and what a
-// device backed up.
+// faceRoutes are faces, merging people, duplicates, places, what a device
+// backed up, and an asset's file replaced.
 func (s *server) faceRoutes() []route {
 	return []route{
 		{pattern: "GET /api/duplicates", policy: user, op: s.duplicates},
@@ -54,6 +54,7 @@ func (s *server) faceRoutes() []route {
 		{pattern: "GET /api/search/places", policy: user, op: searchPlaces},
 		{pattern: "POST /api/asset/exist", policy: user, op: s.withBody(checkExistingBody, s.existingAssets)},
 		{pattern: "GET /api/asset/device/{deviceId}", policy: user, op: s.deviceAssets},
+		{pattern: "PUT /api/asset/{id}/file", policy: userOrLink, op: s.replaceAsset},
 	}
 }
 

@@ -129,6 +129,11 @@ func controlBodies() map[string]*shape {
 			"expiresAt": {kind: "date"},
 		}},
 		"POST /__mock/reset": {kind: "object", fields: map[string]*shape{"empty": {kind: "boolean"}}},
+		"POST /__mock/faces": {kind: "object", fields: map[string]*shape{
+			"assetId": {kind: "string"}, "personId": {kind: "string"},
+			"boundingBoxX1": {kind: "integer"}, "boundingBoxY1": {kind: "integer"}, "boundingBoxX2": {kind: "integer"},
+			"boundingBoxY2": {kind: "integer"}, "imageWidth": {kind: "integer"}, "imageHeight": {kind: "integer"},
+		}},
 	}
 }
 
@@ -177,7 +182,7 @@ func TestErrorMessagesSpeakTheAPI(t *testing.T) {
 	ids := strings.NewReplacer("/api/shared-links/{id}", "/api/shared-links/"+viewLinkID, "/api/albums/{id}", "/api/albums/"+testAlbumID,
 		"/api/asset/{id}", "/api/asset/"+aliceAssetID, "/api/admin/users/{id}", "/api/admin/users/"+carolID,
 		"/api/partners/{id}", "/api/partners/"+bobID, "/api/api-keys/{id}", "/api/api-keys/"+carolID, "{userId}", bobID,
-		"/api/people/{id}", "/api/people/"+carolID)
+		"/api/people/{id}", "/api/people/"+carolID, "/api/faces/{id}", "/api/faces/"+carolID)
 	// Declared without a rule, by the reference too: any value is taken,
 	// and the message names the body's other problems.
 	untyped := map[string]bool{"PUT /api/asset duplicateId": true,
@@ -186,7 +191,9 @@ func TestErrorMessagesSpeakTheAPI(t *testing.T) {
 		"POST /api/search/smart page": true, "POST /api/search/smart size": true, "PUT /api/system-config user": true,
 		// A date that is none throws its own message, without the path of
 		// the list it is in, as the reference's does.
-		"PUT /api/people people": true}
+		"PUT /api/people people": true,
+		// IsNotEmpty alone, as the reference declares it.
+		"POST /api/asset/exist deviceId": true}
 	ops := jsonOperations(t)
 	require.GreaterOrEqual(t, len(ops), 12, "every JSON body: %v", ops)
 	for _, op := range ops {

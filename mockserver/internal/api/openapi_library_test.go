@@ -144,6 +144,8 @@ func TestEveryLibraryResponseValidates(t *testing.T) {
 	otherSession := sessions[slices.IndexFunc(sessions, func(s model.Session) bool { return !s.Current })].ID
 	photo, photoType := form{files: []formFile{{"file", "me.jpg", string(testJPEG(t, 16, 16))}}}.encode(t)
 	text, textType := form{files: []formFile{{"file", "me.txt", "not a picture"}}}.encode(t)
+	replaceable := uploadAsset(t, srv, keyAlice, "library, to be replaced")
+	replacement, replacementType := validForm("library, the replacement").encode(t)
 	tally := answered{success: map[string]bool{}, failure: map[string]bool{}}
 
 	for _, tt := range []exchange{
@@ -337,6 +339,8 @@ func TestEveryLibraryResponseValidates(t *testing.T) {
 		{name: "a person's picture", method: "GET", path: "/api/people/" + mariaID + "/thumbnail", headers: alice, status: 200,
 			breaksUpstream: "application/octet-stream"},
 		{name: "a person's picture, another's", method: "GET", path: "/api/people/" + mariaID + "/thumbnail", headers: bob, status: 400},
+		{name: "a file replaced", method: "PUT", path: "/api/asset/" + replaceable + "/file", body: string(replacement), contentType: replacementType, headers: alice, status: 200},
+		{name: "a file replaced, another's asset", method: "PUT", path: "/api/asset/" + replaceable + "/file", body: string(replacement), contentType: replacementType, headers: bob, status: 400},
 		{name: "faces", method: "GET", path: "/api/faces?id=" + aliceAssetID, headers: alice, status: 200},
 		{name: "faces, another's asset", method: "GET", path: "/api/faces?id=" + aliceAssetID, headers: carol, status: 400},
 		{name: "a face given", method: "PUT", path: "/api/faces/" + mariaID, body: `{"id":"00000000-0000-4000-8000-0000000f0001"}`, headers: alice, status: 200},

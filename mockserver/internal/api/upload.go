@@ -295,11 +295,14 @@ func (p *bufferPool) put(b *uploadBuffers) {
 func readUpload(r *http.Request, bufs *uploadBuffers, m *media.Folder, held *httpx.Reservation, check func(*upload) error) (*upload, error) {
 	bufs.read.Reset(r.Body)
 	defer bufs.read.Reset(nil)
+	up := &upload{fields: make(map[string]string, 8), held: held} // the fields a client sends
 	mr, err := multipartReader(r.Header.Get("Content-Type"), bufs.read)
+	if errors.Is(err, errNotMultipart) {
+		return up, check(up) // no part at all: judged as such
+	}
 	if err != nil {
 		return nil, err
 	}
-	up := &upload{fields: make(map[string]string, 8), held: held} // the fields a client sends
 	for n := 0; ; n++ {
 		part, err := mr.NextPart()
 		if err == io.EOF {
@@ -331,14 +334,18 @@ func readUpload(r *http.Request, bufs *uploadBuffers, m *media.Folder, held *htt
 	return up, nil
 }
 
-// multipartReader reads a multipart/form-data body; any other body has no file.
+// errNotMultipart: the body is not multipart/form-data, and so has no part.
+var errNotMultipart = errors.New("not a multipart/form-data body")
+
+// multipartReader reads a multipart/form-data body; any other body has no
+// part (errNotMultipart).
 func multipartReader(contentType string, body *bufio.Reader) (*formdata.Reader, error) {
 	mediaType, boundary, err := formdata.ParseContentType(contentType)
 	switch {
 	case err != nil && strings.HasPrefix(strings.ToLower(strings.TrimSpace(contentType)), "multipart/"):
 		return nil, httpx.Errorf(http.StatusBadRequest, "Malformed multipart body: Content-Type %q cannot be read", contentType)
 	case err != nil || mediaType != "multipart/form-data":
-		return nil, httpx.Errorf(http.StatusBadRequest, "File is required")
+		return nil, errNotMultipart
 	case boundary == "":
 		return nil, httpx.Errorf(http.StatusBadRequest, "Malformed multipart body: the Content-Type has no boundary")
 	}
