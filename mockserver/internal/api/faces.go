@@ -305,3 +305,24 @@ func (s *server) controlCreateFace(c *call) error {
 	})
 	return answer(c, http.StatusCreated, out, err)
 }
+
+// controlPersonThumbnail is PUT /__mock/people/{id}/thumbnail: the path of
+// a person's thumbnail, as the upstream's test harness writes it into the
+// database (its people are made through the API, which gives them none);
+// 200 with the person. It needs no credentials either.
+func (s *server) controlPersonThumbnail(c *call) error {
+	var body struct {
+		ThumbnailPath string `json:"thumbnailPath"`
+	}
+	if err := s.decodeBody(c, &body, false); err != nil {
+		return err
+	}
+	out, err := store.Update(s.store, func(tx *store.Tx) (any, error) {
+		p, err := tx.SetPersonThumbnail(c.id, body.ThumbnailPath)
+		if err != nil {
+			return nil, err
+		}
+		return personRecordAnswer(p), nil
+	})
+	return answer(c, http.StatusOK, out, err)
+}

@@ -316,6 +316,13 @@ func TestControlFaces(t *testing.T) {
 	assert.Equal(t, 2, personAssets(t, srv, noThumbID))
 	assert.Equal(t, []string{strings.TrimPrefix(face.ID, "00000000-0000-4000-8000-0000000f") + ":No Thumb"}, facesOf(t, srv, richAsset(4), keyAlice))
 
+	rep = controlJSON(t, srv, http.MethodPut, "/__mock/people/"+mariaID+"/thumbnail", "", map[string]any{"thumbnailPath": "/my/awesome/thumbnail.jpg"})
+	require.Equal(t, http.StatusOK, rep.status, "%s", rep.body)
+	var maria struct{ ThumbnailPath string }
+	getJSON(t, srv, "/api/people/"+mariaID, &maria, "x-api-key", keyAlice)
+	assert.Equal(t, "/my/awesome/thumbnail.jpg", maria.ThumbnailPath)
+	assert.Equal(t, http.StatusBadRequest, controlJSON(t, srv, http.MethodPut, "/__mock/people/00000000-0000-4000-8000-00000000dead/thumbnail", "", map[string]any{"thumbnailPath": "x"}).status)
+
 	for body, status := range map[string]int{
 		`{"assetId":"` + richAsset(4) + `","personId":"` + bobsID + `"}`:                  400,
 		`{"assetId":"00000000-0000-4000-8000-00000000dead","personId":"` + mariaID + `"}`: 400,

@@ -234,6 +234,7 @@ func (s *server) controlRoutes() []route {
 		{pattern: "POST /__mock/shared-links", policy: user, op: s.controlCreateLink},
 		{pattern: "GET /__mock/assets", policy: user, op: s.controlAssets},
 		{pattern: "POST /__mock/faces", policy: anyone, op: s.controlCreateFace},
+		{pattern: "PUT /__mock/people/{id}/thumbnail", policy: anyone, op: s.controlPersonThumbnail},
 		{pattern: "POST /__mock/reset", policy: anyone, op: s.controlReset},
 		{pattern: "GET /__mock/dataset", policy: anyone, op: s.controlDataset},
 	}

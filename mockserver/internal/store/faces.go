@@ -357,3 +357,22 @@ func (v *View) ExistingAssets(userID, deviceID string, deviceAssetIDs []string) 
 
 // Anchor is the time the dataset's generated dates lie before.
 func (v *View) Anchor() model.Time { return v.st.anchor }
+
+// SetPersonThumbnail gives a person the path of a thumbnail, as the
+// upstream's test harness writes it into the database; "" takes their
+// picture away.
+func (tx *Tx) SetPersonThumbnail(personID, path string) (*model.PersonRecord, error) {
+	old := tx.st.personByID[personID]
+	if old == nil {
+		return nil, Fail(NotFound, "Person not found")
+	}
+	if err := checkText("thumbnailPath", path, MaxNameChars); err != nil {
+		return nil, Fail(Invalid, "%s", err.Error())
+	}
+	p := *old
+	p.ThumbnailPath, p.UpdatedAt = path, tx.Tick()
+	if err := tx.putPerson(old, &p); err != nil {
+		return nil, internal(err)
+	}
+	return &p, nil
+}
