@@ -19,6 +19,9 @@ import (
 // facesState is what the faces steps keep within a scenario.
 type facesState struct {
 	photo    string   // the new user's photo
+	file     *file    // its file
+	next     *file    // the file it was given in its place
+	copyID   string   // the asset the replacement named
 	deviceID string   // the device the new user backed up from
 	photos   []string // the ids of the photos from it
 	devIDs   []string // their device's ids, in the same order
@@ -80,6 +83,13 @@ func (s *scenario) facesSteps() []step {
 		{`^I have nothing backed up from that device$`, s.iHaveNothingFromDevice},
 		{`^I ask which photos the server holds of (no device and no photo|an empty device and an empty list|a device)$`, s.askWhichExist},
 		{`^I list the photos of a device$`, s.listPhotosOfDevice},
+
+		{`^(they|I) replace(?:s)? that photo's file with (another photo|the same photo)$`, s.replaceThatPhoto},
+		{`^I replace the file of a photo that is no one's, without its fields$`, s.replaceWithoutFields},
+		{`^the file is replaced, and the answer names another asset$`, s.fileReplaced},
+		{`^that photo, read again, has the new file's checksum and name, and is not in the trash$`, s.photoHasNewFile},
+		{`^the asset the answer names is in the trash, with the old file's checksum and name$`, s.copyHasOldFile},
+		{`^the replacement is a duplicate of that photo itself$`, s.replacementDuplicatesItself},
 	}
 }
 
@@ -134,7 +144,8 @@ func (s *scenario) newUserWithOnePhoto(ctx context.Context) error {
 	if err := s.newUserWithNoPeople(ctx); err != nil {
 		return err
 	}
-	id, err := s.uploadFileAs(ctx, s.people.owner, newFile(uniqueName()))
+	s.faces.file = newFile(uniqueName())
+	id, err := s.uploadFileAs(ctx, s.people.owner, s.faces.file)
 	s.faces.photo = id
 	return err
 }
