@@ -51,6 +51,7 @@ func (s *scenario) areas() []area {
 		{"the trash", s.trashSteps()},
 		{"partners", s.partnerSteps()},
 		{"faces, duplicates, places and devices", s.facesSteps()},
+		{"the server's work", s.jobSteps()},
 	}
 }
 

@@ -283,6 +283,7 @@ func (s *server) controlReset(c *call) error {
 	if err := s.store.Replace(d); err != nil {
 		return fmt.Errorf("resetting: %w", err)
 	}
+	s.jobs.Reset()
 	return c.json(http.StatusOK, map[string]any{"reset": true, "empty": req.Empty})
 }
 

@@ -183,7 +183,8 @@ func TestErrorMessagesSpeakTheAPI(t *testing.T) {
 	ids := strings.NewReplacer("/api/shared-links/{id}", "/api/shared-links/"+viewLinkID, "/api/albums/{id}", "/api/albums/"+testAlbumID,
 		"/api/asset/{id}", "/api/asset/"+aliceAssetID, "/api/admin/users/{id}", "/api/admin/users/"+carolID,
 		"/api/partners/{id}", "/api/partners/"+bobID, "/api/api-keys/{id}", "/api/api-keys/"+carolID, "{userId}", bobID,
-		"/api/people/{id}", "/api/people/"+carolID, "/api/faces/{id}", "/api/faces/"+carolID, "/__mock/people/{id}", "/__mock/people/"+carolID)
+		"/api/people/{id}", "/api/people/"+carolID, "/api/faces/{id}", "/api/faces/"+carolID, "/__mock/people/{id}", "/__mock/people/"+carolID,
+		"/api/jobs/{id}", "/api/jobs/thumbnailGeneration")
 	// Declared without a rule, by the reference too: any value is taken,
 	// and the message names the body's other problems.
 	untyped := map[string]bool{"PUT /api/asset duplicateId": true,
@@ -194,7 +195,10 @@ func TestErrorMessagesSpeakTheAPI(t *testing.T) {
 		// the list it is in, as the reference's does.
 		"PUT /api/people people": true,
 		// IsNotEmpty alone, as the reference declares it.
-		"POST /api/asset/exist deviceId": true}
+		"POST /api/asset/exist deviceId": true,
+		// A string is read as its characters, each a file name, as the
+		// reference reads it: the message names the first.
+		"POST /api/reports/checksum filenames": true}
 	ops := jsonOperations(t)
 	require.GreaterOrEqual(t, len(ops), 12, "every JSON body: %v", ops)
 	for _, op := range ops {

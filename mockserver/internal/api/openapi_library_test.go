@@ -371,6 +371,23 @@ func TestEveryLibraryResponseValidates(t *testing.T) {
 		{name: "map markers, a bad flag", method: "GET", path: "/api/map/markers?isArchived=maybe", headers: alice, status: 400},
 		{name: "map style", method: "GET", path: "/api/map/style.json?theme=dark", headers: asLink, status: 200},
 		{name: "map style, no theme", method: "GET", path: "/api/map/style.json", headers: alice, status: 400},
+
+		// The server's work: jobs, the file report, the reverse geocoder.
+		{name: "jobs", method: "GET", path: "/api/jobs", headers: alice, status: 200},
+		{name: "jobs, not an admin", method: "GET", path: "/api/jobs", headers: bob, status: 403},
+		{name: "pause a queue", method: "PUT", path: "/api/jobs/sidecar", body: `{"command":"pause"}`, headers: alice, status: 200},
+		{name: "resume a queue", method: "PUT", path: "/api/jobs/sidecar", body: `{"command":"resume","force":false}`, headers: alice, status: 200},
+		{name: "a queue, no command", method: "PUT", path: "/api/jobs/sidecar", body: `{}`, headers: alice, status: 400},
+		{name: "asset jobs", method: "POST", path: "/api/asset/jobs", body: `{"assetIds":["` + a1 + `"],"name":"refresh-metadata"}`, headers: alice, status: 204},
+		{name: "asset jobs, another's", method: "POST", path: "/api/asset/jobs", body: `{"assetIds":["` + a1 + `"],"name":"regenerate-thumbnail"}`, headers: bob, status: 400},
+		{name: "file report", method: "GET", path: "/api/reports", headers: alice, status: 200},
+		{name: "file report, not an admin", method: "GET", path: "/api/reports", headers: bob, status: 403},
+		{name: "checksums", method: "POST", path: "/api/reports/checksum", body: `{"filenames":[]}`, headers: alice, status: 201},
+		{name: "checksums, outside", method: "POST", path: "/api/reports/checksum", body: `{"filenames":["/etc/passwd"]}`, headers: alice, status: 400},
+		{name: "fix", method: "POST", path: "/api/reports/fix", body: `{"items":[]}`, headers: alice, status: 201},
+		{name: "fix, no items", method: "POST", path: "/api/reports/fix", body: `{}`, headers: alice, status: 400},
+		{name: "reverse geocoding", method: "GET", path: "/api/system-metadata/reverse-geocoding-state", headers: alice, status: 200},
+		{name: "reverse geocoding, not an admin", method: "GET", path: "/api/system-metadata/reverse-geocoding-state", headers: bob, status: 403},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			base := srv

@@ -38,7 +38,7 @@ func (s *server) routes() {
 // of the API lists its routes in a function of its own.
 func (s *server) routeTable() []route {
 	table := slices.Concat(s.sharedLinkRoutes(), s.serverRoutes(), s.assetRoutes(), s.downloadRoutes(),
-		s.authRoutes(), s.userRoutes(), s.albumRoutes(), s.activityRoutes(), s.peopleRoutes(), s.searchRoutes(), s.faceRoutes())
+		s.authRoutes(), s.userRoutes(), s.albumRoutes(), s.activityRoutes(), s.peopleRoutes(), s.searchRoutes(), s.faceRoutes(), s.jobRoutes())
 	if s.cfg.NoControl {
 		return table
 	}
