@@ -70,6 +70,12 @@ func (s *scenario) facesSteps() []step {
 		{`^each group holds photos of mine out of the trash, marked with its id, and no photo is in two groups$`, s.duplicateGroupsHold},
 		{`^they list their groups of duplicates$`, s.theyListDuplicates},
 		{`^no group holds that photo$`, s.noGroupHoldsPhoto},
+		{`^a new user who has uploaded three photos$`, s.newUserWithThreePhotos},
+		{`^they put the three photos in one group of duplicates$`, s.theyGroupThree},
+		{`^one group holds the (three photos|first two photos)$`, s.oneGroupHolds},
+		{`^they move the third photo to the trash$`, s.theyTrashThird},
+		{`^they take the first two photos out of their group$`, s.theyUngroupTwo},
+		{`^they have no group of duplicates$`, s.theyHaveNoGroup},
 
 		{`^I look for places without a name$`, s.lookForPlacesWithoutName},
 		{`^I look for places named "([^"]*)"(?: and "([^"]*)")?$`, s.lookForPlaces},

@@ -326,3 +326,24 @@ func (s *server) controlPersonThumbnail(c *call) error {
 	})
 	return answer(c, http.StatusOK, out, err)
 }
+
+// duplicateIDOf reads what PUT /api/asset changes of the assets' group of
+// duplicates: nil keeps it; null takes them out of it (the web app's
+// duplicates page resolving a group), an id puts them in it. The reference
+// declares no rule, and fails with a 500 where the value is no UUID: the
+// mock refuses it.
+func duplicateIDOf(b dto.Body) (**string, error) {
+	if !b.Has("duplicateId") {
+		return nil, nil
+	}
+	if b.IsNull("duplicateId") {
+		var none *string
+		return &none, nil
+	}
+	v, ok := b.String("duplicateId")
+	if !ok || !dto.IsUUIDString(v) {
+		return nil, store.InvalidFields([]string{"duplicateId must be a UUID"})
+	}
+	id := new(strings.ToLower(v))
+	return &id, nil
+}

@@ -221,6 +221,23 @@ func TestDuplicates(t *testing.T) {
 	assert.ElementsMatch(t, []string{richAsset(1), richAsset(5), richAsset(6)}, ids, "the archived in, the trashed out")
 	assert.True(t, slices.ContainsFunc(groups[0].Assets, func(a model.Asset) bool { return a.IsFavorite }), "the owner's favourite")
 
+	// The web app resolves a group: the kept ones leave it, the others go
+	// to the trash; a group can be made the same way.
+	rep = sendJSON(t, srv, http.MethodPut, "/api/asset", `{"ids":["`+richAsset(1)+`","`+richAsset(5)+`"],"duplicateId":null}`, "x-api-key", keyAlice)
+	require.Equal(t, http.StatusNoContent, rep.status, "%s", rep.body)
+	rep = getJSON(t, srv, "/api/duplicates", &groups, "x-api-key", keyAlice)
+	require.Equal(t, http.StatusOK, rep.status)
+	require.Len(t, groups, 1, "the archived one is left alone in the group")
+	require.Len(t, groups[0].Assets, 1)
+	other := "00000000-0000-4000-8000-00000000D002"
+	rep = sendJSON(t, srv, http.MethodPut, "/api/asset", `{"ids":["`+richAsset(2)+`","`+richAsset(3)+`"],"duplicateId":"`+other+`"}`, "x-api-key", keyAlice)
+	require.Equal(t, http.StatusNoContent, rep.status, "%s", rep.body)
+	rep = getJSON(t, srv, "/api/duplicates", &groups, "x-api-key", keyAlice)
+	require.Equal(t, http.StatusOK, rep.status)
+	require.Len(t, groups, 2)
+	assert.Equal(t, strings.ToLower(other), groups[1].DuplicateID, "by their id")
+	requireError(t, sendJSON(t, srv, http.MethodPut, "/api/asset", `{"ids":["`+richAsset(2)+`"],"duplicateId":"x"}`, "x-api-key", keyAlice), 400, []any{"duplicateId must be a UUID"})
+
 	rep = getJSON(t, srv, "/api/duplicates", &groups, "x-api-key", keyBob)
 	require.Equal(t, http.StatusOK, rep.status)
 	assert.Empty(t, groups)

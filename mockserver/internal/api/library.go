@@ -211,6 +211,10 @@ func (s *server) updateAssets(c *call, b dto.Body) error {
 		p.StackParentID = new(strings.ToLower(v))
 	}
 	p.RemoveParent, _ = b.Bool("removeParent")
+	var err error
+	if p.DuplicateID, err = duplicateIDOf(b); err != nil {
+		return err
+	}
 	if err := s.store.Write(func(tx *store.Tx) error { return tx.UpdateAssets(c.p().User.ID, ids, p) }); err != nil {
 		return err
 	}
