@@ -208,33 +208,38 @@ func personEntity(p *model.PersonRecord, anchor model.Time) any {
 // reference's.
 const maxPlaces = 20
 
+// placeAnswer is PlacesResponseDto: a city of the gazetteer, which knows
+// no second level of division (admin2name is left out).
+type placeAnswer struct {
+	Name       string  `json:"name"`
+	Latitude   float64 `json:"latitude"`
+	Longitude  float64 `json:"longitude"`
+	Admin1Name string  `json:"admin1name"`
+}
+
+// referencePlace is a place as the reference shows one without a second
+// level of division: admin2name null.
+type referencePlace struct {
+	placeAnswer
+	Admin2Name *string `json:"admin2name"`
+}
+
 // searchPlaces is GET /api/search/places?name: the gazetteer's cities
-// whose name or state is like name. The gazetteer knows no second level
-// of division: admin2name is left out (null with --reference-shapes, as
-// the reference shows a place without one).
+// whose name or state is like name.
 func searchPlaces(c *call) error {
 	b, err := readQuery(c.r.URL.Query(), searchPlacesQuery)
 	if err != nil {
 		return err
 	}
 	name, _ := b.String("name")
-	type place struct {
-		Name       string  `json:"name"`
-		Latitude   float64 `json:"latitude"`
-		Longitude  float64 `json:"longitude"`
-		Admin1Name string  `json:"admin1name"`
-		Admin2Name *string `json:"admin2name,omitempty"`
-	}
 	out := []any{}
 	for _, p := range gazetteer.Search(name, maxPlaces) {
+		place := placeAnswer{Name: p.City, Latitude: p.Lat, Longitude: p.Lon, Admin1Name: p.State}
 		if c.aud.reference {
-			out = append(out, struct {
-				place
-				Admin2Name *string `json:"admin2name"`
-			}{place: place{Name: p.City, Latitude: p.Lat, Longitude: p.Lon, Admin1Name: p.State}})
+			out = append(out, referencePlace{placeAnswer: place})
 			continue
 		}
-		out = append(out, place{Name: p.City, Latitude: p.Lat, Longitude: p.Lon, Admin1Name: p.State})
+		out = append(out, place)
 	}
 	return c.json(http.StatusOK, out)
 }

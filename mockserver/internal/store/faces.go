@@ -210,6 +210,7 @@ func (tx *Tx) ReassignFaces(userID, personID string, items []FaceRef) ([]*model.
 				if a.OwnerID != userID {
 					return nil, Fail(NoAccess, "Not found or no person.create access")
 				}
+				// The asset as it is now: each face moved replaced it.
 				if err := tx.reassign(person, tx.st.assetBy[item.AssetID], i); err != nil {
 					return nil, err
 				}
