@@ -350,3 +350,17 @@ func TestControlFaces(t *testing.T) {
 		assert.Equal(t, status, do(t, r).status, body)
 	}
 }
+
+// TestFeatureFace: a person's face chosen as their picture gives one to
+// a person who had none, and keeps it through faces moved around them.
+func TestFeatureFace(t *testing.T) {
+	srv := newRichServer(t)
+	rep := sendJSON(t, srv, http.MethodPut, "/api/people/"+noThumbID, `{"featureFaceAssetId":"`+richAsset(3)+`"}`, "x-api-key", keyAlice)
+	require.Equal(t, http.StatusOK, rep.status, "%s", rep.body)
+	var p struct{ ThumbnailPath string }
+	rep.json(t, &p)
+	assert.NotEmpty(t, p.ThumbnailPath, "a face of theirs became their picture")
+	names, _, _ := peopleNames(t, srv, "", keyAlice)
+	assert.Contains(t, names, "No Thumb")
+	requireError(t, sendJSON(t, srv, http.MethodPut, "/api/people/"+noThumbID, `{"featureFaceAssetId":"`+richAsset(1)+`"}`, "x-api-key", keyAlice), 400, "Invalid assetId for feature face")
+}
