@@ -337,8 +337,9 @@ func readUpload(r *http.Request, bufs *uploadBuffers, m *media.Folder, held *htt
 	return up, nil
 }
 
-// errNotMultipart: the body is not multipart/form-data, and so has no part.
-var errNotMultipart = errors.New("not a multipart/form-data body")
+// errNotMultipart is the answer to a body that is not multipart/form-data,
+// and so has no file; an upload judges it as a body without parts.
+var errNotMultipart = httpx.Errorf(http.StatusBadRequest, "File is required")
 
 // multipartReader reads a multipart/form-data body; any other body has no
 // part (errNotMultipart).
