@@ -50,6 +50,10 @@ func (s *scenario) areas() []area {
 		{"assets and stacks", s.assetSteps()},
 		{"the trash", s.trashSteps()},
 		{"partners", s.partnerSteps()},
+		{"faces, duplicates, places and devices", s.facesSteps()},
+		{"the server's work", s.jobSteps()},
+		{"the mobile app's sync", s.syncSteps()},
+		{"OAuth", s.oauthSteps()},
 		{"external libraries", s.externalLibrarySteps()},
 	}
 }

@@ -180,6 +180,9 @@ type Dataset struct {
 	Partners []PartnerRecord `json:"partners,omitempty"`
 	// Activities are the comments and likes of albums' users.
 	Activities []ActivityRecord `json:"activities,omitempty"`
+	// Audit is the audit of deletions the mobile app's sync reads; nil:
+	// nothing deleted yet.
+	Audit *AuditLog `json:"audit,omitempty"`
 	// Libraries are the external libraries admins made.
 	Libraries []LibraryRecord `json:"libraries,omitempty"`
 	// SystemConfig is the server's settings where an admin changed them;
@@ -268,6 +271,14 @@ type PersonRecord struct {
 	BirthDate     *string `json:"birthDate"`
 	IsHidden      bool    `json:"isHidden"`
 	ThumbnailPath string  `json:"thumbnailPath"`
+	// FaceAssetID is the id of the face (not of the asset, despite the
+	// reference's name) that is the person's picture; nil: none chosen
+	// (the dataset's people, whose picture is painted from their id).
+	FaceAssetID *string `json:"faceAssetId,omitempty"`
+	// CreatedAt and UpdatedAt are when the person was made and last
+	// changed through the API; zero for the dataset's people.
+	CreatedAt Time `json:"createdAt,omitzero"`
+	UpdatedAt Time `json:"updatedAt,omitzero"`
 }
 
 // FaceRecord is one face of a person found in an asset.

@@ -399,7 +399,7 @@ func TestLibraryAssetCountInReferenceShapes(t *testing.T) {
 func TestScanCounts(t *testing.T) {
 	release := make(chan struct{})
 	started := make(chan string, 4)
-	sc := newScans(func(ctx context.Context, id string, req scanRequest) {
+	sc := newScans(nil, func(ctx context.Context, id string, req scanRequest) {
 		started <- id
 		<-release
 	})
@@ -416,4 +416,21 @@ func TestScanCounts(t *testing.T) {
 	close(release)
 	require.Eventually(t, func() bool { a, w := sc.Counts(); return a == 0 && w == 0 }, 5*time.Second, time.Millisecond)
 	assert.Len(t, started, 1, "the waiting scan of a ran once")
+}
+
+// TestLibraryQueue: a scan is a job of the library queue (GET /api/jobs),
+// and an admin's start of that queue scans every library.
+func TestLibraryQueue(t *testing.T) {
+	srv := newTestServer(t, func(c *Config) { c.MediaDir = t.TempDir() })
+	dir, _ := libraryFolder(t)
+	l := makeLibrary(t, srv, `,"importPaths":["`+dir+`"]`)
+	st := jobCommand(t, srv, "library", `{"command":"start"}`)
+	assert.Zero(t, st.JobCounts.Failed)
+	libraryAssets(t, srv, l.ID, 5) // scanned by the queue's start
+	require.Eventually(t, func() bool {
+		var all map[string]model.JobStatus
+		getJSON(t, srv, "/api/jobs", &all, "x-api-key", keyAlice)
+		c := all["library"].JobCounts
+		return c.Active == 0 && c.Waiting == 0 && c.Completed >= 2
+	}, 10*time.Second, 10*time.Millisecond, "the queue's start and the scan, done")
 }

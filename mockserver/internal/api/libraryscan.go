@@ -13,6 +13,7 @@ import (
 
 	"github.com/mediaspec/mediaspec/mockserver/exif"
 	"github.com/mediaspec/mediaspec/mockserver/internal/ingest"
+	"github.com/mediaspec/mediaspec/mockserver/internal/jobs"
 	"github.com/mediaspec/mediaspec/mockserver/internal/libraryfs"
 	"github.com/mediaspec/mediaspec/mockserver/internal/media"
 	"github.com/mediaspec/mediaspec/mockserver/internal/store"
@@ -38,9 +39,13 @@ type scanRequest struct{ modified, all bool }
 
 // scans are the libraries' scans: at most one at a time per library; a
 // scan asked for while one runs follows it (asked for twice, once, with
-// both requests' options).
+// both requests' options). Each scan asked for is a job of the board's
+// library queue (GET /api/jobs), counted active from when it is asked for
+// until it ends; a scan waits between files while an admin pauses that
+// queue.
 type scans struct {
-	run func(ctx context.Context, id string, req scanRequest)
+	run   func(ctx context.Context, id string, req scanRequest)
+	board *jobs.Queue // the board's library queue; nil: none
 
 	mu      sync.Mutex
 	ctx     context.Context
@@ -48,20 +53,30 @@ type scans struct {
 	running map[string]*scanJob
 	wg      sync.WaitGroup
 
-	// For the jobs page's library queue: scans running and waiting, and
-	// the files scans have found.
+	// Scans running and waiting, and the files scans have found.
 	active, waiting, files atomic.Int64
 }
 
-// scanJob is a library's scan running, and the one to follow it.
+// scanJob is a library's scan running, and the one to follow it, each
+// with the end of its job on the board.
 type scanJob struct {
-	cancel context.CancelFunc
-	next   *scanRequest
+	cancel  context.CancelFunc
+	end     func(error)
+	next    *scanRequest
+	nextEnd func(error)
 }
 
-func newScans(run func(ctx context.Context, id string, req scanRequest)) *scans {
+func newScans(queue *jobs.Queue, run func(ctx context.Context, id string, req scanRequest)) *scans {
 	ctx, stop := context.WithCancel(context.Background())
-	return &scans{run: run, ctx: ctx, stop: stop, running: map[string]*scanJob{}}
+	return &scans{run: run, board: queue, ctx: ctx, stop: stop, running: map[string]*scanJob{}}
+}
+
+// begin counts a job of the library queue active; its end counts it done.
+func (sc *scans) begin() func(error) {
+	if sc.board == nil {
+		return func(error) {}
+	}
+	return sc.board.Begin()
 }
 
 // queue asks for a scan of the library id.
@@ -73,7 +88,7 @@ func (sc *scans) queue(id string, req scanRequest) {
 	}
 	if j := sc.running[id]; j != nil {
 		if j.next == nil {
-			j.next = &scanRequest{}
+			j.next, j.nextEnd = &scanRequest{}, sc.begin()
 			sc.waiting.Add(1)
 		}
 		j.next.modified = j.next.modified || req.modified
@@ -81,7 +96,7 @@ func (sc *scans) queue(id string, req scanRequest) {
 		return
 	}
 	ctx, cancel := context.WithCancel(sc.ctx)
-	j := &scanJob{cancel: cancel}
+	j := &scanJob{cancel: cancel, end: sc.begin()}
 	sc.running[id] = j
 	sc.active.Add(1)
 	sc.wg.Go(func() {
@@ -89,16 +104,18 @@ func (sc *scans) queue(id string, req scanRequest) {
 		for {
 			sc.run(ctx, id, req)
 			sc.mu.Lock()
+			j.end(ctx.Err())
 			if j.next == nil || ctx.Err() != nil {
 				if j.next != nil {
 					sc.waiting.Add(-1)
+					j.nextEnd(ctx.Err())
 				}
 				delete(sc.running, id)
 				sc.active.Add(-1)
 				sc.mu.Unlock()
 				return
 			}
-			req, j.next = *j.next, nil
+			req, j.end, j.next, j.nextEnd = *j.next, j.nextEnd, nil, nil
 			sc.waiting.Add(-1)
 			sc.mu.Unlock()
 		}
@@ -122,10 +139,40 @@ func (sc *scans) close() {
 	sc.wg.Wait()
 }
 
-// Counts are the scans running and waiting: the reference's library
-// queue's active and waiting jobs.
+// Counts are the scans running and waiting.
 func (sc *scans) Counts() (active, waiting int) {
 	return int(sc.active.Load()), int(sc.waiting.Load())
+}
+
+// whilePaused holds a scan between files while an admin pauses the
+// library queue.
+func (sc *scans) whilePaused() {
+	if sc.board != nil {
+		sc.board.WhilePaused()
+	}
+}
+
+// libraryIDs are every library's id.
+func (s *server) libraryIDs() []string {
+	var ids []string
+	s.store.Read(func(v *store.View) {
+		for _, l := range v.Libraries() {
+			ids = append(ids, l.ID)
+		}
+	})
+	return ids
+}
+
+// scanAll asks for a scan of every library: an admin's start of the
+// library queue, as the reference's LIBRARY_QUEUE_SCAN_ALL (with force
+// every file is read again, else those whose mtime changed).
+func (s *server) scanAll(force bool) error {
+	// The queueing is a job of the queue itself, as on the reference.
+	defer s.jobs.Queue(jobs.Library).Begin()(nil)
+	for _, id := range s.libraryIDs() {
+		s.scans.queue(id, scanRequest{modified: !force, all: force})
+	}
+	return nil
 }
 
 // scanAtStart scans every library, with Config.ScanLibraries.
@@ -133,13 +180,7 @@ func (s *server) scanAtStart() {
 	if !s.cfg.ScanLibraries {
 		return
 	}
-	var ids []string
-	s.store.Read(func(v *store.View) {
-		for _, l := range v.Libraries() {
-			ids = append(ids, l.ID)
-		}
-	})
-	for _, id := range ids {
+	for _, id := range s.libraryIDs() {
 		s.scans.queue(id, scanRequest{})
 	}
 }
@@ -167,6 +208,7 @@ func (s *server) scanLibraryFiles(ctx context.Context, id string, req scanReques
 			continue
 		}
 		err := libraryfs.Walk(ctx, dir, ex, func(f libraryfs.File) error {
+			s.scans.whilePaused()
 			s.scans.files.Add(1)
 			k, ok := known[f.Path]
 			if ok {
@@ -271,10 +313,15 @@ func (b *scanBatchOf) flush() error {
 	return b.ctx.Err()
 }
 
-// waitForPictureRoom holds a scan back while the picture workers have
-// much to do, so that uploads find room in their queue.
+// waitForPictureRoom holds a scan back while half the most the
+// thumbnailGeneration queue holds wait there (paused ones too), so that
+// uploads always find room.
 func (s *server) waitForPictureRoom(ctx context.Context) {
-	for s.pictureJobs != nil && s.pictureJobs.Waiting() > media.Room && ctx.Err() == nil {
+	q := s.jobs.Queue(jobs.ThumbnailGeneration)
+	for s.pictureJobs != nil && ctx.Err() == nil {
+		if c := q.Status().Counts; c.Waiting+c.Paused <= jobs.MaxWaiting/2 {
+			return
+		}
 		select {
 		case <-ctx.Done():
 		case <-time.After(20 * time.Millisecond):

@@ -128,7 +128,13 @@ func controlBodies() map[string]*shape {
 			"showMetadata": {kind: "boolean"}, "password": {kind: "string"}, "description": {kind: "string"},
 			"expiresAt": {kind: "date"},
 		}},
-		"POST /__mock/reset": {kind: "object", fields: map[string]*shape{"empty": {kind: "boolean"}}},
+		"POST /__mock/reset":                {kind: "object", fields: map[string]*shape{"empty": {kind: "boolean"}}},
+		"PUT /__mock/people/{id}/thumbnail": {kind: "object", fields: map[string]*shape{"thumbnailPath": {kind: "string"}}},
+		"POST /__mock/faces": {kind: "object", fields: map[string]*shape{
+			"assetId": {kind: "string"}, "personId": {kind: "string"},
+			"boundingBoxX1": {kind: "integer"}, "boundingBoxY1": {kind: "integer"}, "boundingBoxX2": {kind: "integer"},
+			"boundingBoxY2": {kind: "integer"}, "imageWidth": {kind: "integer"}, "imageHeight": {kind: "integer"},
+		}},
 	}
 }
 
@@ -177,7 +183,8 @@ func TestErrorMessagesSpeakTheAPI(t *testing.T) {
 	ids := strings.NewReplacer("/api/shared-links/{id}", "/api/shared-links/"+viewLinkID, "/api/albums/{id}", "/api/albums/"+testAlbumID,
 		"/api/asset/{id}", "/api/asset/"+aliceAssetID, "/api/admin/users/{id}", "/api/admin/users/"+carolID,
 		"/api/partners/{id}", "/api/partners/"+bobID, "/api/api-keys/{id}", "/api/api-keys/"+carolID, "{userId}", bobID,
-		"/api/people/{id}", "/api/people/"+carolID, "/api/libraries/{id}", "/api/libraries/"+makeLibrary(t, srv, "").ID)
+		"/api/people/{id}", "/api/people/"+carolID, "/api/faces/{id}", "/api/faces/"+carolID, "/__mock/people/{id}", "/__mock/people/"+carolID,
+		"/api/jobs/{id}", "/api/jobs/thumbnailGeneration", "/api/libraries/{id}", "/api/libraries/"+makeLibrary(t, srv, "").ID)
 	// Declared without a rule, by the reference too: any value is taken,
 	// and the message names the body's other problems.
 	untyped := map[string]bool{"PUT /api/asset duplicateId": true,
@@ -186,7 +193,12 @@ func TestErrorMessagesSpeakTheAPI(t *testing.T) {
 		"POST /api/search/smart page": true, "POST /api/search/smart size": true, "PUT /api/system-config user": true,
 		// A date that is none throws its own message, without the path of
 		// the list it is in, as the reference's does.
-		"PUT /api/people people": true}
+		"PUT /api/people people": true,
+		// IsNotEmpty alone, as the reference declares it.
+		"POST /api/asset/exist deviceId": true,
+		// A string is read as its characters, each a file name, as the
+		// reference reads it: the message names the first.
+		"POST /api/reports/checksum filenames": true}
 	ops := jsonOperations(t)
 	require.GreaterOrEqual(t, len(ops), 12, "every JSON body: %v", ops)
 	for _, op := range ops {

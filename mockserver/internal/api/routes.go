@@ -38,8 +38,8 @@ func (s *server) routes() {
 // of the API lists its routes in a function of its own.
 func (s *server) routeTable() []route {
 	table := slices.Concat(s.sharedLinkRoutes(), s.serverRoutes(), s.assetRoutes(), s.downloadRoutes(),
-		s.authRoutes(), s.userRoutes(), s.albumRoutes(), s.activityRoutes(), s.peopleRoutes(), s.searchRoutes(),
-		s.libraryRoutes())
+		s.authRoutes(), s.userRoutes(), s.albumRoutes(), s.activityRoutes(), s.peopleRoutes(), s.searchRoutes(), s.faceRoutes(),
+		s.jobRoutes(), s.syncRoutes(), s.libraryRoutes())
 	if s.cfg.NoControl {
 		return table
 	}
@@ -186,6 +186,21 @@ func (s *server) albumRoutes() []route {
 	}
 }
 
+// syncRoutes are the mobile app's sync, the audit of deletions it reads,
+// and OAuth (off, as on the reference).
+func (s *server) syncRoutes() []route {
+	return []route{
+		{pattern: "POST /api/sync/full-sync", policy: user, op: s.withBody(fullSyncBody, s.fullSync)},
+		{pattern: "POST /api/sync/delta-sync", policy: user, op: s.withBody(deltaSyncBody, s.deltaSync)},
+		{pattern: "GET /api/audit/deletes", policy: user, op: s.auditDeletes},
+		{pattern: "POST /api/oauth/authorize", policy: anyone, op: s.withBody(oauthConfigBody, s.oauthAuthorize)},
+		{pattern: "POST /api/oauth/callback", policy: anyone, op: s.withBody(oauthCallbackBody, s.oauthCallback)},
+		{pattern: "POST /api/oauth/link", policy: user, op: s.withBody(oauthCallbackBody, s.oauthLink)},
+		{pattern: "POST /api/oauth/unlink", policy: user, op: s.oauthUnlink},
+		{pattern: "GET /api/oauth/mobile-redirect", policy: anyone, op: s.oauthMobileRedirect},
+	}
+}
+
 // activityRoutes are the activities of shared albums and the server's settings.
 func (s *server) activityRoutes() []route {
 	return []route{
@@ -234,6 +249,8 @@ func (s *server) controlRoutes() []route {
 		{pattern: "POST /__mock/users", policy: anyone, op: s.controlCreateUser},
 		{pattern: "POST /__mock/shared-links", policy: user, op: s.controlCreateLink},
 		{pattern: "GET /__mock/assets", policy: user, op: s.controlAssets},
+		{pattern: "POST /__mock/faces", policy: anyone, op: s.controlCreateFace},
+		{pattern: "PUT /__mock/people/{id}/thumbnail", policy: anyone, op: s.controlPersonThumbnail},
 		{pattern: "POST /__mock/reset", policy: anyone, op: s.controlReset},
 		{pattern: "GET /__mock/dataset", policy: anyone, op: s.controlDataset},
 	}

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/mediaspec/mediaspec/mockserver/internal/httpx"
+	"github.com/mediaspec/mediaspec/mockserver/internal/jobs"
 	"github.com/mediaspec/mediaspec/mockserver/internal/live"
 	"github.com/mediaspec/mediaspec/mockserver/internal/media"
 	"github.com/mediaspec/mediaspec/mockserver/internal/store"
@@ -133,6 +134,8 @@ type server struct {
 
 	live *live.Hub // the live-event connections (socket.io)
 
+	jobs *jobs.Board // the queues of the mock's work, as the reference's job page shows them (jobs.go)
+
 	scans *scans // the external libraries' scans (libraryscan.go)
 }
 
@@ -158,9 +161,7 @@ func New(cfg Config) (*Server, error) {
 // and refuses live-event connections.
 func (m *Server) Close() error {
 	m.s.scans.close()
-	if m.s.pictureJobs != nil {
-		m.s.pictureJobs.Close()
-	}
+	m.s.jobs.Close() // the picture workers among them
 	m.s.live.Close()
 	return nil
 }
@@ -198,7 +199,9 @@ func newServer(cfg Config) (*server, error) {
 	s.painters = newPainters(paintSlots())
 	s.pictures = media.NewPictureCache(cmp.Or(cfg.ThumbnailCache, DefaultThumbnailCache))
 	s.live = s.newLiveHub()
-	s.scans = newScans(s.scanLibraryFiles)
+	s.jobs = jobs.NewBoard(s.log)
+	s.scans = newScans(s.jobs.Queue(jobs.Library), s.scanLibraryFiles)
+	s.jobs.Queue(jobs.Library).SetStarter(s.scanAll)
 	if cfg.MediaDir != "" {
 		maxFiles := cfg.MaxUploadFiles
 		if maxFiles <= 0 {
@@ -210,7 +213,7 @@ func newServer(cfg Config) (*server, error) {
 		if !cfg.MediaDirTemporary {
 			st.SetMediaDir(s.folder.Dir())
 		}
-		s.pictureJobs = media.StartPictureJobs(media.PictureWorkers, s.log, s.makePicturesThenTell)
+		s.pictureJobs = media.StartPictureJobs(s.jobs.Queue(jobs.ThumbnailGeneration), media.PictureWorkers, s.log, s.pictureJob)
 	}
 	s.profiles = media.NewProfileImages(s.folder)
 	s.routes()

@@ -124,6 +124,10 @@ type BulkAssetPatch struct {
 	StackParentID *string
 	// RemoveParent takes the assets out of their stacks.
 	RemoveParent bool
+	// DuplicateID: nil keeps it; a pointer to nil takes the assets out of
+	// their group of duplicates (the web app resolving it), a pointer to
+	// an id puts them in that group.
+	DuplicateID **string
 }
 
 // UpdateAssets changes several of the owner's assets at once; every one
@@ -157,6 +161,9 @@ func (tx *Tx) UpdateAssets(userID string, ids []string, p BulkAssetPatch) error 
 		old := tx.Asset(id)
 		a := patched(*old, p.AssetPatch)
 		a.UpdatedAt = now
+		if p.DuplicateID != nil {
+			a.DuplicateID = *p.DuplicateID
+		}
 		if err := tx.replaceAsset(old, &a); err != nil {
 			return internal(err)
 		}
@@ -378,6 +385,11 @@ func (tx *Tx) removeAssets(gone map[string]bool) error { return tx.removeAssetsA
 // removeAssetsAnd is removeAssets, with edit (if any) made to the records
 // before the state is built anew from them.
 func (tx *Tx) removeAssetsAnd(gone map[string]bool, edit func(d *model.Dataset)) error {
+	owners := map[string]string{}
+	for id := range gone {
+		owners[id] = tx.Asset(id).OwnerID
+	}
+	tx.audit(model.AuditAsset, owners)
 	d := tx.db.recordsLocked().Dataset()
 	if edit != nil {
 		edit(&d)

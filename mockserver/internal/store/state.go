@@ -67,6 +67,8 @@ type state struct {
 
 	activities   []*model.ActivityRecord
 	activityByID map[string]*model.ActivityRecord
+	// audit is the audit of deletions that the mobile app's sync reads.
+	audit auditLog
 
 	libraries   []*model.LibraryRecord
 	libraryByID map[string]*model.LibraryRecord
@@ -119,6 +121,7 @@ func newState(d model.Dataset, maxListed int) (*state, error) {
 		func() error { return loadEach("sharedLinks", d.SharedLinks, tx.addLink) },
 		func() error { return loadEach("partners", d.Partners, tx.addPartner) },
 		func() error { return loadEach("activities", d.Activities, tx.addActivity) },
+		func() error { return st.loadAudit(d.Audit) },
 	} {
 		if err := load(); err != nil {
 			return nil, err
