@@ -180,6 +180,8 @@ type Dataset struct {
 	Partners []PartnerRecord `json:"partners,omitempty"`
 	// Activities are the comments and likes of albums' users.
 	Activities []ActivityRecord `json:"activities,omitempty"`
+	// Memories are the users' memories (MemoryRecord).
+	Memories []MemoryRecord `json:"memories,omitempty"`
 	// SystemConfig is the server's settings where an admin changed them;
 	// nil: the defaults.
 	SystemConfig *SystemConfig `json:"systemConfig,omitempty"`

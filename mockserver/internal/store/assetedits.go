@@ -415,6 +415,7 @@ func (tx *Tx) removeAssets(gone map[string]bool) error {
 		l.AssetIDs = slices.DeleteFunc(slices.Clone(l.AssetIDs), func(id string) bool { return gone[id] })
 	}
 	pruneActivities(&d)
+	pruneMemories(&d)
 	next, err := newState(d, tx.st.maxListed)
 	if err != nil {
 		return internal(err)

@@ -24,6 +24,7 @@ type Records struct {
 	// Activities are the albums' comments and likes; SystemConfig the
 	// settings an admin changed (nil: the defaults).
 	Activities   []*model.ActivityRecord
+	Memories     []*model.MemoryRecord
 	SystemConfig *model.SystemConfig
 	MediaDir     string
 	// AdminOnboarded: the first admin went through onboarding.
@@ -45,7 +46,7 @@ func (db *Store) recordsLocked() Records {
 		Users: slices.Clone(st.users), People: slices.Clone(st.people), Tags: slices.Clone(st.tags),
 		Assets: slices.Clone(st.assets), Albums: slices.Clone(st.albums), Links: slices.Clone(st.links),
 		APIKeys: slices.Clone(st.apiKeys), Sessions: slices.Clone(st.sessions), Partners: slices.Clone(st.partners),
-		Activities: slices.Clone(st.activities), SystemConfig: st.config,
+		Activities: slices.Clone(st.activities), Memories: slices.Clone(st.memories), SystemConfig: st.config,
 		MediaDir: db.mediaDir, AdminOnboarded: st.onboarded,
 	}
 }
@@ -70,6 +71,9 @@ func (r Records) Dataset() model.Dataset {
 	}
 	if len(r.Activities) > 0 {
 		d.Activities = values(r.Activities)
+	}
+	if len(r.Memories) > 0 {
+		d.Memories = values(r.Memories)
 	}
 	if r.SystemConfig != nil {
 		c := r.SystemConfig.Clone()
