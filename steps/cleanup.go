@@ -238,6 +238,10 @@ func (s *scenario) made(ar apiRequest, resp *response) {
 		s.later("the partner "+ar.path, s.removing(creds, http.MethodDelete, ar.path, nil))
 	case route == "POST /activities" && out.ID != "":
 		s.later("the activity "+out.ID, s.removing(creds, http.MethodDelete, "/activities/"+out.ID, nil))
+	case route == "POST /memories" && out.ID != "":
+		s.later("the memory "+out.ID, s.removing(creds, http.MethodDelete, "/memories/"+out.ID, nil))
+	case route == "POST /tags" && out.ID != "":
+		s.later("the tag "+out.ID, s.removing(creds, http.MethodDelete, "/tags/"+out.ID, nil))
 	}
 }
 

@@ -50,6 +50,8 @@ func (s *scenario) areas() []area {
 		{"assets and stacks", s.assetSteps()},
 		{"the trash", s.trashSteps()},
 		{"partners", s.partnerSteps()},
+		{"memories", s.memorySteps()},
+		{"tags", s.tagSteps()},
 	}
 }
 
