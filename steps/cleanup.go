@@ -26,7 +26,7 @@ import (
 // made first. The harness sees every answer its steps receive (Config's
 // made hook), so whatever a request made is known, however the step that
 // sent it was written: an upload, an album, a link, a user (removed with
-// everything of theirs), an API key, a session, a partner, an activity.
+// everything of theirs), an API key, a session, a partner, an activity, a memory, a tag.
 // What a step changes in place (a setting, a user's name) it takes back
 // itself, with later. The runner takes the traces away once the scenarios
 // running at once have all ended (Traces): taken away as each ends, they
