@@ -16,6 +16,12 @@ import (
 // far above any real one.
 const MaxMemoryAssets = 10_000
 
+// errTooManyMemoryAssets refuses a memory past MaxMemoryAssets (a rule
+// of the mock's).
+func errTooManyMemoryAssets() *Error {
+	return Fail(Invalid, "A memory holds at most %d assets", MaxMemoryAssets)
+}
+
 // addMemory checks m against the state and adds it, recording in tx how
 // to take it back.
 func (tx *Tx) addMemory(m model.MemoryRecord) error {
@@ -133,10 +139,15 @@ func (tx *Tx) CreateMemory(userID string, nm NewMemory) (*model.MemoryRecord, er
 		IsSaved: nm.IsSaved, MemoryAt: nm.MemoryAt, SeenAt: nm.SeenAt, CreatedAt: now, UpdatedAt: now,
 		AssetIDs: []string{},
 	}
+	kept := map[string]bool{}
 	for _, id := range nm.AssetIDs {
-		if tx.mayShare(userID, tx.st.assetBy[id]) && !slices.Contains(m.AssetIDs, id) {
+		if !kept[id] && tx.mayShare(userID, tx.st.assetBy[id]) {
+			kept[id] = true
 			m.AssetIDs = append(m.AssetIDs, id)
 		}
+	}
+	if len(m.AssetIDs) > MaxMemoryAssets {
+		return nil, errTooManyMemoryAssets()
 	}
 	if err := tx.addMemory(m); err != nil {
 		return nil, internal(err)
@@ -214,14 +225,19 @@ func (tx *Tx) AddMemoryAssets(userID, id string, ids []string) ([]model.BulkIDRe
 	}
 	m := *old
 	m.AssetIDs = slices.Clone(old.AssetIDs)
+	in := make(map[string]bool, len(old.AssetIDs))
+	for _, aid := range old.AssetIDs {
+		in[aid] = true
+	}
 	out := make([]model.BulkIDResult, 0, len(ids))
 	for _, aid := range ids {
 		switch {
-		case slices.Contains(m.AssetIDs, aid):
+		case in[aid]:
 			out = append(out, model.BulkIDResult{ID: aid, Error: BulkDuplicate})
 		case !tx.mayShare(userID, tx.st.assetBy[aid]):
 			out = append(out, model.BulkIDResult{ID: aid, Error: BulkNoPermission})
 		default:
+			in[aid] = true
 			m.AssetIDs = append(m.AssetIDs, aid)
 			out = append(out, model.BulkIDResult{ID: aid, Success: true})
 		}
@@ -230,7 +246,7 @@ func (tx *Tx) AddMemoryAssets(userID, id string, ids []string) ([]model.BulkIDRe
 		return out, nil
 	}
 	if len(m.AssetIDs) > MaxMemoryAssets {
-		return nil, Fail(Invalid, "A memory holds at most %d assets", MaxMemoryAssets)
+		return nil, errTooManyMemoryAssets()
 	}
 	m.UpdatedAt = tx.Tick()
 	tx.replaceMemory(old, &m)

@@ -172,6 +172,7 @@ func (tx *Tx) TagAssetsWith(userID, id string, ids []string, on bool) ([]model.A
 	}
 	out := make([]model.AssetIDResult, 0, len(ids))
 	var change []string
+	changing := map[string]bool{}
 	for _, aid := range ids {
 		a := tx.st.assetBy[aid]
 		mine := a != nil && a.OwnerID == userID
@@ -185,7 +186,8 @@ func (tx *Tx) TagAssetsWith(userID, id string, ids []string, on bool) ([]model.A
 			out = append(out, model.AssetIDResult{AssetID: aid, Error: BulkNotFound})
 		default:
 			out = append(out, model.AssetIDResult{AssetID: aid, Success: true})
-			if !slices.Contains(change, aid) {
+			if !changing[aid] {
+				changing[aid] = true
 				change = append(change, aid)
 			}
 		}
