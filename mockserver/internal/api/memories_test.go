@@ -192,6 +192,13 @@ func TestMemoryAssets(t *testing.T) {
 		{ID: storetest.TrashedID, Success: true},
 	}, results(remove(keyAlice, storetest.LooseID, storetest.BobAssetID, storetest.LooseID, storetest.TrashedID)))
 	assert.Equal(t, []string{aliceAssetID}, idsOfAssets(memoryOf(t, srv, keyAlice, m.ID).Assets))
+
+	// A partner's asset goes in while it is out of the archive; archived
+	// since, it is no longer one Alice may take out (as on the reference).
+	assert.Equal(t, []model.BulkIDResult{{ID: storetest.BobAssetID, Success: true}}, results(put(keyAlice, storetest.BobAssetID)))
+	archived := sendJSON(t, srv, http.MethodPut, "/api/asset/"+storetest.BobAssetID, `{"isArchived":true}`, "x-api-key", keyBob)
+	require.Equal(t, http.StatusOK, archived.status, "%s", archived.body)
+	assert.Equal(t, []model.BulkIDResult{{ID: storetest.BobAssetID, Error: "no_permission"}}, results(remove(keyAlice, storetest.BobAssetID)))
 }
 
 func TestMemoriesFollowTheTrashAndDeletions(t *testing.T) {
@@ -214,13 +221,16 @@ func TestMemoriesFollowTheTrashAndDeletions(t *testing.T) {
 	assert.JSONEq(t, `[{"id":"`+storetest.LooseID+`","success":false,"error":"not_found"}]`, string(rep.body), "deleted for good: no longer held")
 
 	// Bob deleted for good: his asset leaves Alice's memory; his own
-	// memories go with him.
+	// memories and tags go with him.
 	createMemory(t, srv, keyBob, "2021-01-01", storetest.BobAssetID)
+	bobsTag := createTag(t, srv, keyBob, "bob's")
 	assert.Contains(t, datasetOf(t, srv), storetest.BobID+`","type":"on_this_day"`)
+	assert.Contains(t, datasetOf(t, srv), bobsTag.ID)
 	del := sendJSON(t, srv, http.MethodDelete, "/api/admin/users/"+bobID, `{"force":true}`, "x-api-key", keyAlice)
 	require.Equal(t, http.StatusOK, del.status, "%s", del.body)
 	assert.Equal(t, []string{aliceAssetID}, idsOfAssets(memoryOf(t, srv, keyAlice, m.ID).Assets))
 	assert.NotContains(t, datasetOf(t, srv), storetest.BobID+`","type":"on_this_day"`)
+	assert.NotContains(t, datasetOf(t, srv), bobsTag.ID, "his tags go with him")
 }
 
 func TestMemoryAnswersInBothShapes(t *testing.T) {
