@@ -58,6 +58,7 @@ type scenario struct {
 	search     searchState     // photos found by search and on the map (search.go)
 	activities activitiesState // comments and likes on a shared album (activities.go)
 	memories   memoriesState   // memories and tags of my photos (memories.go, tags.go)
+	sync       syncState       // the mobile app's sync and the audit of deletions (sync.go)
 
 	changes libraryChanges // albums and their users, assets, the trash, partners (assets.go)
 

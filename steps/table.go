@@ -52,6 +52,9 @@ func (s *scenario) areas() []area {
 		{"partners", s.partnerSteps()},
 		{"memories", s.memorySteps()},
 		{"tags", s.tagSteps()},
+		{"the server's work", s.jobSteps()},
+		{"the mobile app's sync", s.syncSteps()},
+		{"OAuth", s.oauthSteps()},
 	}
 }
 

@@ -182,6 +182,9 @@ type Dataset struct {
 	Activities []ActivityRecord `json:"activities,omitempty"`
 	// Memories are the users' memories (MemoryRecord).
 	Memories []MemoryRecord `json:"memories,omitempty"`
+	// Audit is the audit of deletions the mobile app's sync reads; nil:
+	// nothing deleted yet.
+	Audit *AuditLog `json:"audit,omitempty"`
 	// SystemConfig is the server's settings where an admin changed them;
 	// nil: the defaults.
 	SystemConfig *SystemConfig `json:"systemConfig,omitempty"`

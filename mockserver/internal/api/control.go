@@ -263,15 +263,20 @@ func (s *server) controlAssets(c *call) error {
 // controlReset is POST /__mock/reset: back to the start-up dataset, or with
 // {"empty": true} to nothing but the default user, and with
 // "keepDefaultUser": false to no user at all, as a server freshly
-// installed, whose first admin signs up.
+// installed, whose first admin signs up. With "tables", only the records
+// of those upstream tables go (resettable), whatever else it says.
 func (s *server) controlReset(c *call) error {
 	type request struct {
-		Empty           bool  `json:"empty"`
-		KeepDefaultUser *bool `json:"keepDefaultUser"`
+		Empty           bool     `json:"empty"`
+		KeepDefaultUser *bool    `json:"keepDefaultUser"`
+		Tables          []string `json:"tables"`
 	}
 	var req request
 	if err := s.decodeBody(c, &req, true); err != nil {
 		return err
+	}
+	if req.Tables != nil {
+		return s.resetTables(c, req.Tables)
 	}
 	if req.KeepDefaultUser != nil && !req.Empty {
 		return store.Fail(store.Invalid, "keepDefaultUser is for an empty reset: send it with \"empty\": true")
@@ -283,6 +288,7 @@ func (s *server) controlReset(c *call) error {
 	if err := s.store.Replace(d); err != nil {
 		return fmt.Errorf("resetting: %w", err)
 	}
+	s.jobs.Reset()
 	return c.json(http.StatusOK, map[string]any{"reset": true, "empty": req.Empty})
 }
 

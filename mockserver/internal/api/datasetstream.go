@@ -31,6 +31,10 @@ func writeDataset(w io.Writer, v store.Records) error {
 	writeList(ew, "partners", v.Partners, true)
 	writeList(ew, "activities", v.Activities, true)
 	writeList(ew, "memories", v.Memories, true)
+	if v.Audit != nil {
+		ew.raw(`,"audit":`)
+		ew.value(v.Audit)
+	}
 	if v.SystemConfig != nil {
 		ew.raw(`,"systemConfig":`)
 		ew.value(v.SystemConfig)

@@ -259,3 +259,13 @@ func TestMemoriesCountAgainstMadeRecords(t *testing.T) {
 	rep = postJSON(t, srv, "/api/tags", `{"name":"one more","type":"CUSTOM"}`, "x-api-key", keyAlice)
 	assert.Equal(t, http.StatusInsufficientStorage, rep.status, "%s", rep.body)
 }
+
+// TestResetOfAssetsEmptiesMemories: a reset of the upstream's assets table
+// leaves a memory without its assets, as its foreign key cascades.
+func TestResetOfAssetsEmptiesMemories(t *testing.T) {
+	srv := memoryServer(t)
+	m := createMemory(t, srv, keyAlice, "2021-01-01", aliceAssetID)
+	rep := postJSON(t, srv, "/__mock/reset", `{"tables":["assets"]}`)
+	require.Equal(t, http.StatusOK, rep.status, "%s", rep.body)
+	assert.Empty(t, memoryOf(t, srv, keyAlice, m.ID).Assets)
+}

@@ -177,7 +177,7 @@ func TestErrorMessagesSpeakTheAPI(t *testing.T) {
 	ids := strings.NewReplacer("/api/shared-links/{id}", "/api/shared-links/"+viewLinkID, "/api/albums/{id}", "/api/albums/"+testAlbumID,
 		"/api/asset/{id}", "/api/asset/"+aliceAssetID, "/api/admin/users/{id}", "/api/admin/users/"+carolID,
 		"/api/partners/{id}", "/api/partners/"+bobID, "/api/api-keys/{id}", "/api/api-keys/"+carolID, "{userId}", bobID,
-		"/api/people/{id}", "/api/people/"+carolID,
+		"/api/people/{id}", "/api/people/"+carolID, "/api/jobs/{id}", "/api/jobs/thumbnailGeneration",
 		"/api/memories/{id}", "/api/memories/"+createMemory(t, srv, keyAlice, "2021-01-01").ID, "/api/tags/{id}", "/api/tags/"+createTag(t, srv, keyAlice, "messages").ID)
 	// Declared without a rule, by the reference too: any value is taken,
 	// and the message names the body's other problems.
@@ -190,7 +190,10 @@ func TestErrorMessagesSpeakTheAPI(t *testing.T) {
 		"PUT /api/people people": true,
 		// A memory's data is judged only for the type on_this_day, which
 		// these bodies leave out, as the reference's Type picks its class.
-		"POST /api/memories data": true}
+		"POST /api/memories data": true,
+		// A string is read as its characters, each a file name, as the
+		// reference reads it: the message names the first.
+		"POST /api/reports/checksum filenames": true}
 	ops := jsonOperations(t)
 	require.GreaterOrEqual(t, len(ops), 12, "every JSON body: %v", ops)
 	for _, op := range ops {

@@ -38,8 +38,8 @@ func (s *server) routes() {
 // of the API lists its routes in a function of its own.
 func (s *server) routeTable() []route {
 	table := slices.Concat(s.sharedLinkRoutes(), s.serverRoutes(), s.assetRoutes(), s.downloadRoutes(),
-		s.authRoutes(), s.userRoutes(), s.albumRoutes(), s.activityRoutes(), s.peopleRoutes(), s.searchRoutes(),
-		s.memoryRoutes())
+		s.authRoutes(), s.userRoutes(), s.albumRoutes(), s.activityRoutes(), s.peopleRoutes(), s.searchRoutes(), s.jobRoutes(),
+		s.syncRoutes(), s.memoryRoutes())
 	if s.cfg.NoControl {
 		return table
 	}
@@ -183,6 +183,21 @@ func (s *server) albumRoutes() []route {
 		{pattern: "PUT /api/albums/{id}/users", policy: user, op: s.withBody(addUsersBody, s.addAlbumUsers)},
 		{pattern: "PUT /api/albums/{id}/user/{userId}", policy: user, op: s.withBody(updateAlbumUserBody, s.updateAlbumUser)},
 		{pattern: "DELETE /api/albums/{id}/user/{userId}", policy: user, op: s.removeAlbumUser},
+	}
+}
+
+// syncRoutes are the mobile app's sync, the audit of deletions it reads,
+// and OAuth (off, as on the reference).
+func (s *server) syncRoutes() []route {
+	return []route{
+		{pattern: "POST /api/sync/full-sync", policy: user, op: s.withBody(fullSyncBody, s.fullSync)},
+		{pattern: "POST /api/sync/delta-sync", policy: user, op: s.withBody(deltaSyncBody, s.deltaSync)},
+		{pattern: "GET /api/audit/deletes", policy: user, op: s.auditDeletes},
+		{pattern: "POST /api/oauth/authorize", policy: anyone, op: s.withBody(oauthConfigBody, s.oauthAuthorize)},
+		{pattern: "POST /api/oauth/callback", policy: anyone, op: s.withBody(oauthCallbackBody, s.oauthCallback)},
+		{pattern: "POST /api/oauth/link", policy: user, op: s.withBody(oauthCallbackBody, s.oauthLink)},
+		{pattern: "POST /api/oauth/unlink", policy: user, op: s.oauthUnlink},
+		{pattern: "GET /api/oauth/mobile-redirect", policy: anyone, op: s.oauthMobileRedirect},
 	}
 }
 

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/mediaspec/mediaspec/mockserver/internal/httpx"
+	"github.com/mediaspec/mediaspec/mockserver/internal/jobs"
 	"github.com/mediaspec/mediaspec/mockserver/internal/live"
 	"github.com/mediaspec/mediaspec/mockserver/internal/media"
 	"github.com/mediaspec/mediaspec/mockserver/internal/store"
@@ -129,6 +130,8 @@ type server struct {
 	posters                  sync.Map // [2]int{w, h} of the preview → *poster
 
 	live *live.Hub // the live-event connections (socket.io)
+
+	jobs *jobs.Board // the queues of the mock's work, as the reference's job page shows them (jobs.go)
 }
 
 // Server is a mock server: the handler of its API and control API, and
@@ -152,9 +155,7 @@ func New(cfg Config) (*Server, error) {
 // live-event connections. The handler answers on, without making pictures,
 // and refuses live-event connections.
 func (m *Server) Close() error {
-	if m.s.pictureJobs != nil {
-		m.s.pictureJobs.Close()
-	}
+	m.s.jobs.Close() // the picture workers among them
 	m.s.live.Close()
 	return nil
 }
@@ -192,6 +193,7 @@ func newServer(cfg Config) (*server, error) {
 	s.painters = newPainters(paintSlots())
 	s.pictures = media.NewPictureCache(cmp.Or(cfg.ThumbnailCache, DefaultThumbnailCache))
 	s.live = s.newLiveHub()
+	s.jobs = jobs.NewBoard(s.log)
 	if cfg.MediaDir != "" {
 		maxFiles := cfg.MaxUploadFiles
 		if maxFiles <= 0 {
@@ -203,7 +205,7 @@ func newServer(cfg Config) (*server, error) {
 		if !cfg.MediaDirTemporary {
 			st.SetMediaDir(s.folder.Dir())
 		}
-		s.pictureJobs = media.StartPictureJobs(media.PictureWorkers, s.log, s.makePicturesThenTell)
+		s.pictureJobs = media.StartPictureJobs(s.jobs.Queue(jobs.ThumbnailGeneration), media.PictureWorkers, s.log, s.pictureJob)
 	}
 	s.profiles = media.NewProfileImages(s.folder)
 	s.routes()

@@ -102,6 +102,9 @@ func (s *server) upload(c *call) error {
 	}
 	status := http.StatusCreated
 	picturesQueued := false // and on_upload_success sent once they are made
+	if !res.Duplicate {
+		s.metadataRead() // as it was read, before the store took it
+	}
 	if res.Duplicate {
 		status = http.StatusOK
 	} else if s.folder != nil {

@@ -1,9 +1,9 @@
 package media
 
 import (
-	"fmt"
 	"log/slog"
-	"sync"
+
+	"github.com/mediaspec/mediaspec/mockserver/internal/jobs"
 )
 
 // Pictures of uploads are made as the reference makes them: after the
@@ -12,49 +12,23 @@ import (
 // reference's 404; it is there milliseconds later (a 12 MP JPEG: about
 // half a second).
 //
-// PictureWorkers is how many workers the mock starts; pictureQueue how
-// many uploads may wait for them.
-const (
-	PictureWorkers = 2
-	pictureQueue   = 10_000
-)
+// PictureWorkers is how many workers the mock starts.
+const PictureWorkers = 2
 
-// PictureJobs is the queue of uploads whose pictures are to be made.
+// PictureJobs is the queue of uploads whose pictures are to be made: the
+// board's thumbnailGeneration queue, whose counts and pause switch the
+// reference's job page shows and an admin turns (PUT /api/jobs).
 type PictureJobs struct {
-	queue chan string
+	queue *jobs.Queue
 	log   *slog.Logger
-	wg    sync.WaitGroup
-
-	mu     sync.Mutex
-	closed bool
 }
 
-// StartPictureJobs starts workers that make the pictures of the uploads
-// queued, one at a time each: do makes those of the upload id (the
-// server's work), and its error is logged.
-func StartPictureJobs(workers int, log *slog.Logger, do func(id string) error) *PictureJobs {
-	j := &PictureJobs{queue: make(chan string, pictureQueue), log: log}
-	for range workers {
-		j.wg.Go(func() {
-			for id := range j.queue {
-				if err := safely(do, id); err != nil {
-					log.Error("making pictures", "asset", id, "error", err)
-				}
-			}
-		})
-	}
-	return j
-}
-
-// safely runs do, a panic of which (a decoder's or encoder's bug, on a file
-// a client sent) is an error of that upload, never the mock's end.
-func safely(do func(id string) error, id string) (err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			err = fmt.Errorf("making its pictures panicked: %v", r)
-		}
-	}()
-	return do(id)
+// StartPictureJobs starts workers on q that make the pictures of the
+// uploads queued, one at a time each: do makes those of the upload id (the
+// server's work), and its error is logged and counted failed.
+func StartPictureJobs(q *jobs.Queue, workers int, log *slog.Logger, do func(id string) error) *PictureJobs {
+	q.Start(workers, do)
+	return &PictureJobs{queue: q, log: log}
 }
 
 // Add queues an upload, and says whether it did; with the queue full, its
@@ -62,28 +36,13 @@ func safely(do func(id string) error, id string) (err error) {
 // jobs fail), and the log says so. Once the queue is closed, nothing is
 // queued.
 func (j *PictureJobs) Add(id string) bool {
-	j.mu.Lock()
-	defer j.mu.Unlock()
-	if j.closed {
+	if !j.queue.Push(id) {
+		j.log.Warn("making pictures", "asset", id, "error", "the queue is full or closed; its pictures will not be made")
 		return false
 	}
-	select {
-	case j.queue <- id:
-		return true
-	default:
-		j.log.Warn("making pictures", "asset", id, "error", "the queue is full; its pictures will not be made")
-		return false
-	}
+	return true
 }
 
 // Close stops the workers once the queued pictures are made, and waits
 // for them: the media folder may then be removed.
-func (j *PictureJobs) Close() {
-	j.mu.Lock()
-	if !j.closed {
-		j.closed = true
-		close(j.queue)
-	}
-	j.mu.Unlock()
-	j.wg.Wait()
-}
+func (j *PictureJobs) Close() { j.queue.Close() }

@@ -309,6 +309,7 @@ func (tx *Tx) DeleteAlbum(p Principal, id string) error {
 		}
 	}
 	tx.dropActivities(func(a *model.ActivityRecord) bool { return a.AlbumID == id })
+	tx.audit(model.AuditAlbum, map[string]string{id: al.OwnerID})
 	i := slices.Index(st.albums, al)
 	albums := st.albums
 	st.albums = slices.Delete(slices.Clone(albums), i, i+1)

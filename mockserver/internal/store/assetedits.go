@@ -374,6 +374,11 @@ func (tx *Tx) EmptyTrash(userID string) ([]string, error) {
 // albums, links, stacks and live photos. The state is built anew from
 // what is left, as for a user removed.
 func (tx *Tx) removeAssets(gone map[string]bool) error {
+	owners := map[string]string{}
+	for id := range gone {
+		owners[id] = tx.Asset(id).OwnerID
+	}
+	tx.audit(model.AuditAsset, owners)
 	d := tx.db.recordsLocked().Dataset()
 	loaded := tx.st.loaded
 	for i, a := range d.Assets {

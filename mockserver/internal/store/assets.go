@@ -211,7 +211,9 @@ func (v *View) AssetsOf(userID string) []*model.AssetRecord {
 	return slices.Concat(uploaded, loaded)
 }
 
-// SetPictures marks an asset's pictures made: its thumbhash, and resized.
+// SetPictures marks an asset's pictures made: its thumbhash, and resized;
+// the asset changed then (updatedAt), as the reference's does when it
+// stores its pictures, so that the mobile app's delta sync brings it.
 // An asset gone since (a reset) is no error.
 func (tx *Tx) SetPictures(id, hash string) error {
 	old := tx.st.assetBy[id]
@@ -219,7 +221,7 @@ func (tx *Tx) SetPictures(id, hash string) error {
 		return nil
 	}
 	a := *old
-	a.Thumbhash, a.Resized = &hash, true
+	a.Thumbhash, a.Resized, a.UpdatedAt = &hash, true, tx.Tick()
 	if err := tx.replaceAsset(old, &a); err != nil {
 		return internal(err)
 	}

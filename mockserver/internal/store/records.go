@@ -26,7 +26,10 @@ type Records struct {
 	Activities   []*model.ActivityRecord
 	Memories     []*model.MemoryRecord
 	SystemConfig *model.SystemConfig
-	MediaDir     string
+	// Audit is the audit of deletions (nil: none); its entries are never
+	// changed once stored.
+	Audit    *model.AuditLog
+	MediaDir string
 	// AdminOnboarded: the first admin went through onboarding.
 	AdminOnboarded bool
 }
@@ -46,7 +49,7 @@ func (db *Store) recordsLocked() Records {
 		Users: slices.Clone(st.users), People: slices.Clone(st.people), Tags: slices.Clone(st.tags),
 		Assets: slices.Clone(st.assets), Albums: slices.Clone(st.albums), Links: slices.Clone(st.links),
 		APIKeys: slices.Clone(st.apiKeys), Sessions: slices.Clone(st.sessions), Partners: slices.Clone(st.partners),
-		Activities: slices.Clone(st.activities), Memories: slices.Clone(st.memories), SystemConfig: st.config,
+		Activities: slices.Clone(st.activities), Memories: slices.Clone(st.memories), SystemConfig: st.config, Audit: st.audit.log(),
 		MediaDir: db.mediaDir, AdminOnboarded: st.onboarded,
 	}
 }
@@ -75,6 +78,7 @@ func (r Records) Dataset() model.Dataset {
 	if len(r.Memories) > 0 {
 		d.Memories = values(r.Memories)
 	}
+	d.Audit = r.Audit
 	if r.SystemConfig != nil {
 		c := r.SystemConfig.Clone()
 		d.SystemConfig = &c

@@ -66,6 +66,8 @@ type state struct {
 
 	memories   []*model.MemoryRecord
 	memoryByID map[string]*model.MemoryRecord
+	// audit is the audit of deletions that the mobile app's sync reads.
+	audit auditLog
 	// config is the server's settings where an admin changed them; nil:
 	// the defaults.
 	config *model.SystemConfig
@@ -115,6 +117,7 @@ func newState(d model.Dataset, maxListed int) (*state, error) {
 		func() error { return loadEach("partners", d.Partners, tx.addPartner) },
 		func() error { return loadEach("activities", d.Activities, tx.addActivity) },
 		func() error { return loadEach("memories", d.Memories, tx.addMemory) },
+		func() error { return st.loadAudit(d.Audit) },
 	} {
 		if err := load(); err != nil {
 			return nil, err
