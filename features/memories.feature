@@ -37,8 +37,8 @@ Feature: Memories of a day
     When I take the first of those photos out of the trash
     Then the memory holds those photos
     When I delete the first of those photos for good
-    Then the memory holds the second of those photos alone
-    And the first of those photos leaves the memory
+    Then the first of those photos leaves the memory
+    And the memory holds the second of those photos alone
 
   @new-user
   Scenario: Another user's memory is out of my reach, and their photos out of my memories

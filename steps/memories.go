@@ -309,7 +309,8 @@ func (s *scenario) memoryHolds(ctx context.Context, what string) error {
 // firstLeavesMemory judges the first photo, deleted for good, gone from
 // my memory: adding it again finds no photo to add (no_permission) rather
 // than one it holds (duplicate). A server may delete a while after it
-// answers: the harness waits for it, up to --settle.
+// answers (the reference deletes in a job, and lists the photo until
+// then): the harness waits for it, up to --settle.
 func (s *scenario) firstLeavesMemory(ctx context.Context) error {
 	path, err := s.memoryPath("the")
 	if err != nil {
