@@ -90,7 +90,7 @@ func refusesNull(h http.Handler, _ model.Dataset) http.Handler {
 
 // withoutNones is a request's body without the nulls the reference takes
 // as "none": an admin clears a user's quota and storage label with them,
-// and a user a person's birth date.
+// and a user a person's birth date and their assets' group of duplicates.
 func withoutNones(r *http.Request, body any) any {
 	m, ok := body.(map[string]any)
 	var fields []string
@@ -101,6 +101,8 @@ func withoutNones(r *http.Request, body any) any {
 		fields = []string{"quotaSizeInBytes", "storageLabel"}
 	case strings.HasPrefix(r.URL.Path, "/api/people/"):
 		fields = []string{"birthDate"}
+	case r.URL.Path == "/api/asset":
+		fields = []string{"duplicateId"} // a group of duplicates resolved
 	}
 	for _, field := range fields {
 		if v, ok := m[field]; ok && v == nil {

@@ -59,6 +59,7 @@ type scenario struct {
 	activities activitiesState // comments and likes on a shared album (activities.go)
 	memories   memoriesState   // memories and tags of my photos (memories.go, tags.go)
 	sync       syncState       // the mobile app's sync and the audit of deletions (sync.go)
+	faces      facesState      // faces, duplicates and a device's photos (faces.go)
 
 	changes libraryChanges // albums and their users, assets, the trash, partners (assets.go)
 

@@ -50,6 +50,7 @@ func (s *scenario) areas() []area {
 		{"assets and stacks", s.assetSteps()},
 		{"the trash", s.trashSteps()},
 		{"partners", s.partnerSteps()},
+		{"faces, duplicates, places and devices", s.facesSteps()},
 		{"memories", s.memorySteps()},
 		{"tags", s.tagSteps()},
 		{"the server's work", s.jobSteps()},

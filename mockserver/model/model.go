@@ -271,6 +271,14 @@ type PersonRecord struct {
 	BirthDate     *string `json:"birthDate"`
 	IsHidden      bool    `json:"isHidden"`
 	ThumbnailPath string  `json:"thumbnailPath"`
+	// FaceAssetID is the id of the face (not of the asset, despite the
+	// reference's name) that is the person's picture; nil: none chosen
+	// (the dataset's people, whose picture is painted from their id).
+	FaceAssetID *string `json:"faceAssetId,omitempty"`
+	// CreatedAt and UpdatedAt are when the person was made and last
+	// changed through the API; zero for the dataset's people.
+	CreatedAt Time `json:"createdAt,omitzero"`
+	UpdatedAt Time `json:"updatedAt,omitzero"`
 }
 
 // FaceRecord is one face of a person found in an asset.

@@ -211,6 +211,10 @@ func (s *server) updateAssets(c *call, b dto.Body) error {
 		p.StackParentID = new(strings.ToLower(v))
 	}
 	p.RemoveParent, _ = b.Bool("removeParent")
+	var err error
+	if p.DuplicateID, err = duplicateIDOf(b); err != nil {
+		return err
+	}
 	if err := s.store.Write(func(tx *store.Tx) error { return tx.UpdateAssets(c.p().User.ID, ids, p) }); err != nil {
 		return err
 	}
@@ -430,10 +434,9 @@ func (s *server) createPerson(c *call, b dto.Body) error {
 		if err != nil {
 			return saved{}, err
 		}
-		now := tx.Now()
 		return saved{
 			OwnerID: p.OwnerID, Name: p.Name, BirthDate: born, IsHidden: p.IsHidden,
-			ID: p.ID, CreatedAt: model.At(now), UpdatedAt: model.At(now), ThumbnailPath: p.ThumbnailPath,
+			ID: p.ID, CreatedAt: p.CreatedAt, UpdatedAt: p.UpdatedAt, ThumbnailPath: p.ThumbnailPath,
 		}, nil
 	})
 	return answer(c, http.StatusCreated, out, err)

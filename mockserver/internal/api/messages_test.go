@@ -128,7 +128,13 @@ func controlBodies() map[string]*shape {
 			"showMetadata": {kind: "boolean"}, "password": {kind: "string"}, "description": {kind: "string"},
 			"expiresAt": {kind: "date"},
 		}},
-		"POST /__mock/reset": {kind: "object", fields: map[string]*shape{"empty": {kind: "boolean"}}},
+		"POST /__mock/reset":                {kind: "object", fields: map[string]*shape{"empty": {kind: "boolean"}}},
+		"PUT /__mock/people/{id}/thumbnail": {kind: "object", fields: map[string]*shape{"thumbnailPath": {kind: "string"}}},
+		"POST /__mock/faces": {kind: "object", fields: map[string]*shape{
+			"assetId": {kind: "string"}, "personId": {kind: "string"},
+			"boundingBoxX1": {kind: "integer"}, "boundingBoxY1": {kind: "integer"}, "boundingBoxX2": {kind: "integer"},
+			"boundingBoxY2": {kind: "integer"}, "imageWidth": {kind: "integer"}, "imageHeight": {kind: "integer"},
+		}},
 	}
 }
 
@@ -177,7 +183,8 @@ func TestErrorMessagesSpeakTheAPI(t *testing.T) {
 	ids := strings.NewReplacer("/api/shared-links/{id}", "/api/shared-links/"+viewLinkID, "/api/albums/{id}", "/api/albums/"+testAlbumID,
 		"/api/asset/{id}", "/api/asset/"+aliceAssetID, "/api/admin/users/{id}", "/api/admin/users/"+carolID,
 		"/api/partners/{id}", "/api/partners/"+bobID, "/api/api-keys/{id}", "/api/api-keys/"+carolID, "{userId}", bobID,
-		"/api/people/{id}", "/api/people/"+carolID, "/api/jobs/{id}", "/api/jobs/thumbnailGeneration",
+		"/api/people/{id}", "/api/people/"+carolID, "/api/faces/{id}", "/api/faces/"+carolID, "/__mock/people/{id}", "/__mock/people/"+carolID,
+		"/api/jobs/{id}", "/api/jobs/thumbnailGeneration",
 		"/api/memories/{id}", "/api/memories/"+createMemory(t, srv, keyAlice, "2021-01-01").ID, "/api/tags/{id}", "/api/tags/"+createTag(t, srv, keyAlice, "messages").ID)
 	// Declared without a rule, by the reference too: any value is taken,
 	// and the message names the body's other problems.
@@ -191,6 +198,8 @@ func TestErrorMessagesSpeakTheAPI(t *testing.T) {
 		// A memory's data is judged only for the type on_this_day, which
 		// these bodies leave out, as the reference's Type picks its class.
 		"POST /api/memories data": true,
+		// IsNotEmpty alone, as the reference declares it.
+		"POST /api/asset/exist deviceId": true,
 		// A string is read as its characters, each a file name, as the
 		// reference reads it: the message names the first.
 		"POST /api/reports/checksum filenames": true}

@@ -144,6 +144,8 @@ func TestEveryLibraryResponseValidates(t *testing.T) {
 	otherSession := sessions[slices.IndexFunc(sessions, func(s model.Session) bool { return !s.Current })].ID
 	photo, photoType := form{files: []formFile{{"file", "me.jpg", string(testJPEG(t, 16, 16))}}}.encode(t)
 	text, textType := form{files: []formFile{{"file", "me.txt", "not a picture"}}}.encode(t)
+	replaceable := uploadAsset(t, srv, keyAlice, "library, to be replaced")
+	replacement, replacementType := validForm("library, the replacement").encode(t)
 	tally := answered{success: map[string]bool{}, failure: map[string]bool{}}
 	const nullDeletedAt = "deletedAt: Value is not nullable (value: null)"
 	memory, doomedMemory := createMemory(t, srv, keyAlice, "2020-06-15", a1).ID, createMemory(t, srv, keyAlice, "2020-06-16").ID
@@ -340,6 +342,24 @@ func TestEveryLibraryResponseValidates(t *testing.T) {
 		{name: "a person's picture", method: "GET", path: "/api/people/" + mariaID + "/thumbnail", headers: alice, status: 200,
 			breaksUpstream: "application/octet-stream"},
 		{name: "a person's picture, another's", method: "GET", path: "/api/people/" + mariaID + "/thumbnail", headers: bob, status: 400},
+		{name: "a file replaced", method: "PUT", path: "/api/asset/" + replaceable + "/file", body: string(replacement), contentType: replacementType, headers: alice, status: 200},
+		{name: "a file replaced, another's asset", method: "PUT", path: "/api/asset/" + replaceable + "/file", body: string(replacement), contentType: replacementType, headers: bob, status: 400},
+		{name: "faces", method: "GET", path: "/api/faces?id=" + aliceAssetID, headers: alice, status: 200},
+		{name: "faces, another's asset", method: "GET", path: "/api/faces?id=" + aliceAssetID, headers: carol, status: 400},
+		{name: "a face given", method: "PUT", path: "/api/faces/" + mariaID, body: `{"id":"00000000-0000-4000-8000-0000000f0001"}`, headers: alice, status: 200},
+		{name: "a face given, another's person", method: "PUT", path: "/api/faces/" + mariaID, body: `{"id":"00000000-0000-4000-8000-0000000f0001"}`, headers: bob, status: 400},
+		{name: "faces reassigned", method: "PUT", path: "/api/people/" + mariaID + "/reassign", body: `{"data":[{"personId":"` + mariaID + `","assetId":"` + aliceAssetID + `"}]}`, headers: alice, status: 200},
+		{name: "faces reassigned, no list", method: "PUT", path: "/api/people/" + mariaID + "/reassign", body: `{}`, headers: alice, status: 400},
+		{name: "people merged", method: "POST", path: "/api/people/" + mariaID + "/merge", body: `{"ids":["` + unknown + `"]}`, headers: alice, status: 201},
+		{name: "people merged, no UUIDs", method: "POST", path: "/api/people/" + mariaID + "/merge", body: `{"ids":["x"]}`, headers: alice, status: 400},
+		{name: "duplicates", method: "GET", path: "/api/duplicates", headers: alice, status: 200},
+		{name: "duplicates, a link", method: "GET", path: "/api/duplicates", headers: asLink, status: 403},
+		{name: "places", method: "GET", path: "/api/search/places?name=lisbon", headers: alice, status: 200},
+		{name: "places, no name", method: "GET", path: "/api/search/places", headers: alice, status: 400},
+		{name: "assets a device has", method: "POST", path: "/api/asset/exist", body: `{"deviceAssetIds":["x"],"deviceId":"pixel-8"}`, headers: alice, status: 200},
+		{name: "assets a device has, none named", method: "POST", path: "/api/asset/exist", body: `{"deviceAssetIds":[],"deviceId":"pixel-8"}`, headers: alice, status: 400},
+		{name: "a device's assets", method: "GET", path: "/api/asset/device/pixel-8", headers: alice, status: 200},
+		{name: "a device's assets, no credentials", method: "GET", path: "/api/asset/device/pixel-8", status: 401},
 		{name: "search", method: "POST", path: "/api/search/metadata", body: `{"withExif":true,"withPeople":true,"size":1}`, headers: alice, status: 200},
 		{name: "search, page 0", method: "POST", path: "/api/search/metadata", body: `{"page":0}`, headers: alice, status: 400},
 		{name: "explore", method: "GET", path: "/api/search/explore", headers: alice, status: 200},
@@ -550,7 +570,7 @@ func TestGeneratedLibraryValidates(t *testing.T) {
 				get(t, "/api/admin/users/"+u.ID+"/preferences", admin)
 				for _, path := range []string{"/api/users", "/api/users/" + u.ID, "/api/users/me/preferences", "/api/albums/count",
 					"/api/partners?direction=shared-by", "/api/partners?direction=shared-with", "/api/asset/random?count=1000",
-					"/api/sessions", "/api/api-keys"} {
+					"/api/sessions", "/api/api-keys", "/api/duplicates"} {
 					get(t, path, u.APIKey)
 				}
 				days := map[[2]int]bool{}

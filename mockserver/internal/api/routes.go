@@ -38,8 +38,8 @@ func (s *server) routes() {
 // of the API lists its routes in a function of its own.
 func (s *server) routeTable() []route {
 	table := slices.Concat(s.sharedLinkRoutes(), s.serverRoutes(), s.assetRoutes(), s.downloadRoutes(),
-		s.authRoutes(), s.userRoutes(), s.albumRoutes(), s.activityRoutes(), s.peopleRoutes(), s.searchRoutes(), s.jobRoutes(),
-		s.syncRoutes(), s.memoryRoutes())
+		s.authRoutes(), s.userRoutes(), s.albumRoutes(), s.activityRoutes(), s.peopleRoutes(), s.searchRoutes(), s.faceRoutes(),
+		s.jobRoutes(), s.syncRoutes(), s.memoryRoutes())
 	if s.cfg.NoControl {
 		return table
 	}
@@ -270,6 +270,8 @@ func (s *server) controlRoutes() []route {
 		{pattern: "POST /__mock/users", policy: anyone, op: s.controlCreateUser},
 		{pattern: "POST /__mock/shared-links", policy: user, op: s.controlCreateLink},
 		{pattern: "GET /__mock/assets", policy: user, op: s.controlAssets},
+		{pattern: "POST /__mock/faces", policy: anyone, op: s.controlCreateFace},
+		{pattern: "PUT /__mock/people/{id}/thumbnail", policy: anyone, op: s.controlPersonThumbnail},
 		{pattern: "POST /__mock/reset", policy: anyone, op: s.controlReset},
 		{pattern: "GET /__mock/dataset", policy: anyone, op: s.controlDataset},
 	}

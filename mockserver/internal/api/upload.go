@@ -43,7 +43,7 @@ const (
 // upload is POST /api/asset/upload: after authentication, the checksum
 // header, then the multipart body, streamed and hashed part by part.
 func (s *server) upload(c *call) error {
-	w, r, p := c.w, c.r, c.p()
+	r, p := c.r, c.p()
 	// Checked before the checksum header, so that a link holder without
 	// upload rights cannot probe which checksums exist.
 	if p.Link != nil && !p.Link.AllowUpload {
@@ -60,37 +60,9 @@ func (s *server) upload(c *call) error {
 			}
 		}
 	}
-	// The body is guarded against a client that stalls by guardBodies, as
-	// every request's is.
-	if max := s.cfg.MaxUploadBytes; max > 0 {
-		if r.ContentLength > max {
-			return tooLarge(max)
-		}
-		r.Body = http.MaxBytesReader(w, r.Body, max)
-	}
-	bufs := s.uploadBuffers.get()
-	defer s.uploadBuffers.put(bufs)
-	held := s.held.Reserve()
-	defer held.Release()
-	up, err := readUpload(r, bufs, s.folder, held)
-	if up != nil {
-		// Kept by now if the upload made a new asset; else no one's.
-		defer func() {
-			for _, f := range []*media.Arriving{up.assetFile, up.liveFile} {
-				if f != nil {
-					f.Drop()
-				}
-			}
-		}()
-	}
+	up, done, err := s.receiveUpload(c, (*upload).validate)
+	defer done()
 	if err != nil {
-		var mbe *http.MaxBytesError
-		switch {
-		case errors.As(err, &mbe):
-			err = tooLarge(mbe.Limit)
-		case errors.Is(err, errNoRoom):
-			err = held.NoRoom(w)
-		}
 		return err
 	}
 	asset, live := up.records(p.User.ID)
@@ -119,6 +91,48 @@ func (s *server) upload(c *call) error {
 		s.tellUploadedNow(c.w, p.User.ID, res.ID)
 	}
 	return nil
+}
+
+// receiveUpload reads c's multipart body as an upload, its parts streamed
+// and hashed, and judges it with check. done gives back what the reading
+// holds (its buffers, the memory set aside, the files no one kept): the
+// caller keeps the files it wants before it calls done.
+func (s *server) receiveUpload(c *call, check func(*upload) error) (up *upload, done func(), err error) {
+	w, r := c.w, c.r
+	// The body is guarded against a client that stalls by guardBodies, as
+	// every request's is.
+	if max := s.cfg.MaxUploadBytes; max > 0 {
+		if r.ContentLength > max {
+			return nil, func() {}, tooLarge(max)
+		}
+		r.Body = http.MaxBytesReader(w, r.Body, max)
+	}
+	bufs := s.uploadBuffers.get()
+	held := s.held.Reserve()
+	up, err = readUpload(r, bufs, s.folder, held, check)
+	done = func() {
+		if up != nil {
+			// Kept by now where the upload made an asset; else no one's.
+			for _, f := range []*media.Arriving{up.assetFile, up.liveFile} {
+				if f != nil {
+					f.Drop()
+				}
+			}
+		}
+		held.Release()
+		s.uploadBuffers.put(bufs)
+	}
+	if err != nil {
+		var mbe *http.MaxBytesError
+		switch {
+		case errors.As(err, &mbe):
+			err = tooLarge(mbe.Limit)
+		case errors.Is(err, errNoRoom):
+			err = held.NoRoom(w)
+		}
+		return up, done, err
+	}
+	return up, done, nil
 }
 
 // keepFile keeps an upload's file as the original of the asset id, and
@@ -281,14 +295,17 @@ func (p *bufferPool) put(b *uploadBuffers) {
 // upload's assetData head lives in bufs until they are reused. What it
 // keeps of the parts (the fields, the heads of its files) is set aside in
 // held as it grows: past the room there is, it stops with errNoRoom.
-func readUpload(r *http.Request, bufs *uploadBuffers, m *media.Folder, held *httpx.Reservation) (*upload, error) {
+func readUpload(r *http.Request, bufs *uploadBuffers, m *media.Folder, held *httpx.Reservation, check func(*upload) error) (*upload, error) {
 	bufs.read.Reset(r.Body)
 	defer bufs.read.Reset(nil)
+	up := &upload{fields: make(map[string]string, 8), held: held} // the fields a client sends
 	mr, err := multipartReader(r.Header.Get("Content-Type"), bufs.read)
+	if errors.Is(err, errNotMultipart) {
+		return up, check(up) // no part at all: judged as such
+	}
 	if err != nil {
 		return nil, err
 	}
-	up := &upload{fields: make(map[string]string, 8), held: held} // the fields a client sends
 	for n := 0; ; n++ {
 		part, err := mr.NextPart()
 		if err == io.EOF {
@@ -314,20 +331,25 @@ func readUpload(r *http.Request, bufs *uploadBuffers, m *media.Folder, held *htt
 			return up, err
 		}
 	}
-	if err := up.validate(); err != nil {
+	if err := check(up); err != nil {
 		return up, err
 	}
 	return up, nil
 }
 
-// multipartReader reads a multipart/form-data body; any other body has no file.
+// errNotMultipart is the answer to a body that is not multipart/form-data,
+// and so has no file; an upload judges it as a body without parts.
+var errNotMultipart = httpx.Errorf(http.StatusBadRequest, "File is required")
+
+// multipartReader reads a multipart/form-data body; any other body has no
+// part (errNotMultipart).
 func multipartReader(contentType string, body *bufio.Reader) (*formdata.Reader, error) {
 	mediaType, boundary, err := formdata.ParseContentType(contentType)
 	switch {
 	case err != nil && strings.HasPrefix(strings.ToLower(strings.TrimSpace(contentType)), "multipart/"):
 		return nil, httpx.Errorf(http.StatusBadRequest, "Malformed multipart body: Content-Type %q cannot be read", contentType)
 	case err != nil || mediaType != "multipart/form-data":
-		return nil, httpx.Errorf(http.StatusBadRequest, "File is required")
+		return nil, errNotMultipart
 	case boundary == "":
 		return nil, httpx.Errorf(http.StatusBadRequest, "Malformed multipart body: the Content-Type has no boundary")
 	}
@@ -595,15 +617,30 @@ func (w *headWriter) keep(p []byte) error {
 	return nil
 }
 
-// validate checks the files and the text fields together and reports every
-// problem of the fields in one message, in the reference's order and words.
+// validate checks the files, then the text fields together, and reports
+// every problem of the fields in one message, in the reference's order and
+// words.
 func (up *upload) validate() error {
+	if err := up.validateFiles(); err != nil {
+		return err
+	}
+	return up.validateFields(true)
+}
+
+// validateFiles checks that the upload has its assetData.
+func (up *upload) validateFiles() error {
 	if up.files == 0 {
 		return httpx.Errorf(http.StatusBadRequest, "File is required")
 	}
 	if up.asset == nil {
 		return httpx.Errorf(http.StatusBadRequest, "Field(s) assetData should not be empty")
 	}
+	return nil
+}
+
+// validateFields checks the text fields: those every upload has, and with
+// flags its booleans too.
+func (up *upload) validateFields(flags bool) error {
 	var problems []string
 	str := func(name string) string {
 		v, ok := up.fields[name]
@@ -664,10 +701,13 @@ func (up *upload) validate() error {
 		problems = append(problems, name+" must be a boolean value")
 		return def
 	}
-	up.isFavorite = boolean("isFavorite", false)
-	up.isArchived = boolean("isArchived", false)
-	up.isVisible = boolean("isVisible", true)
-	up.isOffline = boolean("isOffline", false)
+	up.isVisible = true
+	if flags {
+		up.isFavorite = boolean("isFavorite", false)
+		up.isArchived = boolean("isArchived", false)
+		up.isVisible = boolean("isVisible", true)
+		up.isOffline = boolean("isOffline", false)
+	}
 	if len(problems) > 0 {
 		return &httpx.Error{Status: http.StatusBadRequest, Message: problems}
 	}

@@ -124,6 +124,10 @@ type BulkAssetPatch struct {
 	StackParentID *string
 	// RemoveParent takes the assets out of their stacks.
 	RemoveParent bool
+	// DuplicateID: nil keeps it; a pointer to nil takes the assets out of
+	// their group of duplicates (the web app resolving it), a pointer to
+	// an id puts them in that group.
+	DuplicateID **string
 }
 
 // UpdateAssets changes several of the owner's assets at once; every one
@@ -157,6 +161,9 @@ func (tx *Tx) UpdateAssets(userID string, ids []string, p BulkAssetPatch) error 
 		old := tx.Asset(id)
 		a := patched(*old, p.AssetPatch)
 		a.UpdatedAt = now
+		if p.DuplicateID != nil {
+			a.DuplicateID = *p.DuplicateID
+		}
 		if err := tx.replaceAsset(old, &a); err != nil {
 			return internal(err)
 		}

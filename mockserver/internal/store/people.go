@@ -20,7 +20,8 @@ func (tx *Tx) AddPerson(userID string, np NewPerson) (*model.PersonRecord, error
 	if err := tx.room(); err != nil {
 		return nil, err
 	}
-	p := model.PersonRecord{ID: tx.db.newID(), OwnerID: userID, Name: np.Name, BirthDate: np.BirthDate, IsHidden: np.IsHidden}
+	now := model.At(tx.Now())
+	p := model.PersonRecord{ID: tx.db.newID(), OwnerID: userID, Name: np.Name, BirthDate: np.BirthDate, IsHidden: np.IsHidden, CreatedAt: now, UpdatedAt: now}
 	if st.personByID[p.ID] != nil {
 		return nil, internal(errPersonTaken(p.ID))
 	}

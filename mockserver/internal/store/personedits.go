@@ -124,8 +124,9 @@ type PersonPatch struct {
 	// BirthDate: nil keeps it; a pointer to nil clears it.
 	BirthDate **string
 	IsHidden  *bool
-	// FeatureFaceAssetID names the asset whose face of the person is its
-	// picture: checked, and kept as it is (the mock paints its people).
+	// FeatureFaceAssetID names the asset whose face of the person becomes
+	// their picture (faceAssetId), and gives them a thumbnail if they had
+	// none, as the reference's job does (the mock paints its people).
 	FeatureFaceAssetID *string
 }
 
@@ -136,16 +137,25 @@ func (tx *Tx) UpdatePerson(userID, id string, patch PersonPatch) (*model.PersonR
 	if err != nil {
 		return nil, err
 	}
+	var feature *string
 	if assetID := patch.FeatureFaceAssetID; assetID != nil && *assetID != "" {
 		a := tx.ReadableAsset(Principal{User: st.userByID[userID]}, *assetID)
 		if a == nil {
 			return nil, Fail(NoAccess, "Not found or no asset.read access")
 		}
-		if !hasFaceOf(a, id) {
+		i := slices.IndexFunc(a.Faces, func(f model.FaceRecord) bool { return f.PersonID == id })
+		if i < 0 {
 			return nil, Fail(Invalid, "Invalid assetId for feature face")
 		}
+		feature = &a.Faces[i].ID
 	}
 	p := *old
+	if feature != nil {
+		p.FaceAssetID = feature
+		if p.ThumbnailPath == "" {
+			p.ThumbnailPath = personThumbnailPath(&p)
+		}
+	}
 	if patch.Name != nil {
 		p.Name = *patch.Name
 	}
