@@ -26,7 +26,7 @@ import (
 // made first. The harness sees every answer its steps receive (Config's
 // made hook), so whatever a request made is known, however the step that
 // sent it was written: an upload, an album, a link, a user (removed with
-// everything of theirs), an API key, a session, a partner, an activity.
+// everything of theirs), an API key, a session, a partner, an activity, a memory, a tag.
 // What a step changes in place (a setting, a user's name) it takes back
 // itself, with later. The runner takes the traces away once the scenarios
 // running at once have all ended (Traces): taken away as each ends, they
@@ -240,6 +240,10 @@ func (s *scenario) made(ar apiRequest, resp *response) {
 		s.later("the library "+out.ID, s.removingLibrary(creds, out.ID))
 	case route == "POST /activities" && out.ID != "":
 		s.later("the activity "+out.ID, s.removing(creds, http.MethodDelete, "/activities/"+out.ID, nil))
+	case route == "POST /memories" && out.ID != "":
+		s.later("the memory "+out.ID, s.removing(creds, http.MethodDelete, "/memories/"+out.ID, nil))
+	case route == "POST /tags" && out.ID != "":
+		s.later("the tag "+out.ID, s.removing(creds, http.MethodDelete, "/tags/"+out.ID, nil))
 	}
 }
 

@@ -57,6 +57,7 @@ type scenario struct {
 	settings   settingsState   // the server's settings an admin changes (settings.go)
 	search     searchState     // photos found by search and on the map (search.go)
 	activities activitiesState // comments and likes on a shared album (activities.go)
+	memories   memoriesState   // memories and tags of my photos (memories.go, tags.go)
 	sync       syncState       // the mobile app's sync and the audit of deletions (sync.go)
 	faces      facesState      // faces, duplicates and a device's photos (faces.go)
 	libraries  librariesState  // external libraries and their folders (libraries.go)

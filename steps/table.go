@@ -51,6 +51,8 @@ func (s *scenario) areas() []area {
 		{"the trash", s.trashSteps()},
 		{"partners", s.partnerSteps()},
 		{"faces, duplicates, places and devices", s.facesSteps()},
+		{"memories", s.memorySteps()},
+		{"tags", s.tagSteps()},
 		{"the server's work", s.jobSteps()},
 		{"the mobile app's sync", s.syncSteps()},
 		{"OAuth", s.oauthSteps()},

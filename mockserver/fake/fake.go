@@ -119,6 +119,7 @@ func (g *gen) run(o Options) model.Dataset {
 		}
 		g.makeLibrary(ow, max(0, links))
 	}
+	g.makeMemories()
 	return g.ds
 }
 

@@ -180,6 +180,8 @@ type Dataset struct {
 	Partners []PartnerRecord `json:"partners,omitempty"`
 	// Activities are the comments and likes of albums' users.
 	Activities []ActivityRecord `json:"activities,omitempty"`
+	// Memories are the users' memories (MemoryRecord).
+	Memories []MemoryRecord `json:"memories,omitempty"`
 	// Audit is the audit of deletions the mobile app's sync reads; nil:
 	// nothing deleted yet.
 	Audit *AuditLog `json:"audit,omitempty"`

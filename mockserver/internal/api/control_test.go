@@ -233,7 +233,7 @@ func TestMadeRecordsAreBounded(t *testing.T) {
 		require.Equal(t, http.StatusCreated, rep.status, "%s", rep.body)
 	}
 	rep := controlJSON(t, srv, http.MethodPost, "/__mock/users", "", map[string]string{"name": "n", "email": "made2@example.com"})
-	requireError(t, rep, http.StatusInsufficientStorage, "The mock holds as many records as it may: 2 made since it started, beside its dataset (users, API keys, sessions, albums, shared links, people, partners, activities). Delete some, or reset it (POST /__mock/reset)")
+	requireError(t, rep, http.StatusInsufficientStorage, "The mock holds as many records as it may: 2 made since it started, beside its dataset (users, API keys, sessions, albums, shared links, people, partners, activities, tags, memories). Delete some, or reset it (POST /__mock/reset)")
 	requireError(t, postJSON(t, srv, "/api/albums", `{"albumName":"one more"}`, "x-api-key", keyAlice), http.StatusInsufficientStorage,
-		"The mock holds as many records as it may: 2 made since it started, beside its dataset (users, API keys, sessions, albums, shared links, people, partners, activities). Delete some, or reset it (POST /__mock/reset)")
+		"The mock holds as many records as it may: 2 made since it started, beside its dataset (users, API keys, sessions, albums, shared links, people, partners, activities, tags, memories). Delete some, or reset it (POST /__mock/reset)")
 }

@@ -30,6 +30,7 @@ func writeDataset(w io.Writer, v store.Records) error {
 	writeList(ew, "sessions", v.Sessions, true)
 	writeList(ew, "partners", v.Partners, true)
 	writeList(ew, "activities", v.Activities, true)
+	writeList(ew, "memories", v.Memories, true)
 	writeList(ew, "libraries", v.Libraries, true)
 	if v.Audit != nil {
 		ew.raw(`,"audit":`)

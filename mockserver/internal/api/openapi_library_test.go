@@ -147,6 +147,9 @@ func TestEveryLibraryResponseValidates(t *testing.T) {
 	replaceable := uploadAsset(t, srv, keyAlice, "library, to be replaced")
 	replacement, replacementType := validForm("library, the replacement").encode(t)
 	tally := answered{success: map[string]bool{}, failure: map[string]bool{}}
+	const nullDeletedAt = "deletedAt: Value is not nullable (value: null)"
+	memory, doomedMemory := createMemory(t, srv, keyAlice, "2020-06-15", a1).ID, createMemory(t, srv, keyAlice, "2020-06-16").ID
+	tag, doomedTag := createTag(t, srv, keyAlice, "library tag").ID, createTag(t, srv, keyAlice, "doomed tag").ID
 	lib, doomedLib := makeLibrary(t, srv, "").ID, makeLibrary(t, srv, "").ID
 
 	for _, tt := range []exchange{
@@ -403,6 +406,40 @@ func TestEveryLibraryResponseValidates(t *testing.T) {
 		{name: "oauth unlink", method: "POST", path: "/api/oauth/unlink", headers: carol, status: 201},
 		{name: "oauth unlink, a link", method: "POST", path: "/api/oauth/unlink", headers: asLink, status: 403},
 		{name: "mobile redirect, asked to fail", method: "GET", path: "/api/oauth/mobile-redirect", headers: forced, status: 503},
+
+		// Memories and tags.
+		// The reference answers a memory's deletedAt, and an unseen one's
+		// seenAt, as null, which its document does not allow.
+		{name: "memories", method: "GET", path: "/api/memories", headers: alice, status: 200, breaksUpstream: nullDeletedAt},
+		{name: "memories, no credentials", method: "GET", path: "/api/memories", status: 401},
+		{name: "a memory made", method: "POST", path: "/api/memories", body: `{"type":"on_this_day","data":{"year":2020},"memoryAt":"2020-06-15","seenAt":"2021-01-01","assetIds":["` + a1 + `"]}`, headers: alice, status: 201, breaksUpstream: nullDeletedAt},
+		{name: "a memory made, nothing", method: "POST", path: "/api/memories", body: `{}`, headers: alice, status: 400},
+		{name: "a memory", method: "GET", path: "/api/memories/" + memory, headers: alice, status: 200, breaksUpstream: nullDeletedAt},
+		{name: "a memory, another's", method: "GET", path: "/api/memories/" + memory, headers: bob, status: 400},
+		{name: "a memory changed", method: "PUT", path: "/api/memories/" + memory, body: `{"isSaved":true,"seenAt":"2021-01-01"}`, headers: alice, status: 200, breaksUpstream: nullDeletedAt},
+		{name: "a memory changed, no boolean", method: "PUT", path: "/api/memories/" + memory, body: `{"isSaved":"x"}`, headers: alice, status: 400},
+		{name: "a memory's assets added", method: "PUT", path: "/api/memories/" + memory + "/assets", body: `{"ids":["` + a2 + `","` + bobAsset + `"]}`, headers: alice, status: 200},
+		{name: "a memory's assets added, no ids", method: "PUT", path: "/api/memories/" + memory + "/assets", body: `{}`, headers: alice, status: 400},
+		{name: "a memory's assets taken out", method: "DELETE", path: "/api/memories/" + memory + "/assets", body: `{"ids":["` + a2 + `","` + a3 + `"]}`, headers: alice, status: 200},
+		{name: "a memory's assets taken out, another's", method: "DELETE", path: "/api/memories/" + memory + "/assets", body: `{"ids":["` + a2 + `"]}`, headers: bob, status: 400},
+		{name: "a memory deleted", method: "DELETE", path: "/api/memories/" + doomedMemory, headers: alice, status: 204},
+		{name: "a memory deleted, gone", method: "DELETE", path: "/api/memories/" + doomedMemory, headers: alice, status: 400},
+		{name: "tags", method: "GET", path: "/api/tags", headers: alice, status: 200},
+		{name: "tags, a link", method: "GET", path: "/api/tags", headers: asLink, status: 403},
+		{name: "a tag made", method: "POST", path: "/api/tags", body: `{"name":"library","type":"OBJECT"}`, headers: alice, status: 201},
+		{name: "a tag made, nothing", method: "POST", path: "/api/tags", body: `{}`, headers: alice, status: 400},
+		{name: "a tag", method: "GET", path: "/api/tags/" + tag, headers: alice, status: 200},
+		{name: "a tag, another's", method: "GET", path: "/api/tags/" + tag, headers: bob, status: 400},
+		{name: "a tag renamed", method: "PATCH", path: "/api/tags/" + tag, body: `{"name":"renamed"}`, headers: alice, status: 200},
+		{name: "a tag renamed, no text", method: "PATCH", path: "/api/tags/" + tag, body: `{"name":5}`, headers: alice, status: 400},
+		{name: "assets tagged", method: "PUT", path: "/api/tags/" + tag + "/assets", body: `{"assetIds":["` + a1 + `","` + a2 + `","` + bobAsset + `"]}`, headers: alice, status: 200},
+		{name: "assets tagged, no ids", method: "PUT", path: "/api/tags/" + tag + "/assets", body: `{}`, headers: alice, status: 400},
+		{name: "a tag's assets", method: "GET", path: "/api/tags/" + tag + "/assets", headers: alice, status: 200},
+		{name: "a tag's assets, another's", method: "GET", path: "/api/tags/" + tag + "/assets", headers: bob, status: 400},
+		{name: "assets untagged", method: "DELETE", path: "/api/tags/" + tag + "/assets", body: `{"assetIds":["` + a2 + `","` + a3 + `"]}`, headers: alice, status: 200},
+		{name: "assets untagged, another's", method: "DELETE", path: "/api/tags/" + tag + "/assets", body: `{"assetIds":["` + a1 + `"]}`, headers: bob, status: 400},
+		{name: "a tag deleted", method: "DELETE", path: "/api/tags/" + doomedTag, headers: alice, status: 200},
+		{name: "a tag deleted, gone", method: "DELETE", path: "/api/tags/" + doomedTag, headers: alice, status: 400},
 
 		// External libraries.
 		{name: "libraries", method: "GET", path: "/api/libraries", headers: alice, status: 200},

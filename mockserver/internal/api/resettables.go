@@ -46,6 +46,9 @@ func withoutTables(d model.Dataset, tables []string) (model.Dataset, error) {
 			d.SharedLinks[i].AssetIDs = nil
 		}
 		d.Activities = slices.DeleteFunc(d.Activities, func(a model.ActivityRecord) bool { return a.AssetID != nil })
+		for i := range d.Memories {
+			d.Memories[i].AssetIDs = nil
+		}
 	}
 	if slices.Contains(tables, "albums") {
 		d.Albums = nil

@@ -39,7 +39,7 @@ func (s *server) routes() {
 func (s *server) routeTable() []route {
 	table := slices.Concat(s.sharedLinkRoutes(), s.serverRoutes(), s.assetRoutes(), s.downloadRoutes(),
 		s.authRoutes(), s.userRoutes(), s.albumRoutes(), s.activityRoutes(), s.peopleRoutes(), s.searchRoutes(), s.faceRoutes(),
-		s.jobRoutes(), s.syncRoutes(), s.libraryRoutes())
+		s.jobRoutes(), s.syncRoutes(), s.memoryRoutes(), s.libraryRoutes())
 	if s.cfg.NoControl {
 		return table
 	}
@@ -239,6 +239,27 @@ func (s *server) searchRoutes() []route {
 		{pattern: "GET /api/search/person", policy: user, op: s.searchPerson},
 		{pattern: "GET /api/map/markers", policy: user, op: s.mapMarkers},
 		{pattern: "GET /api/map/style.json", policy: userOrLink, op: mapStyle},
+	}
+}
+
+// memoryRoutes are the memories and the tags.
+func (s *server) memoryRoutes() []route {
+	return []route{
+		{pattern: "GET /api/memories", policy: user, op: s.memories},
+		{pattern: "POST /api/memories", policy: user, op: s.withMemoryCreateBody(s.createMemory)},
+		{pattern: "GET /api/memories/{id}", policy: user, op: s.memory},
+		{pattern: "PUT /api/memories/{id}", policy: user, op: s.withBody(memoryUpdateBody, s.updateMemory)},
+		{pattern: "DELETE /api/memories/{id}", policy: user, op: s.deleteMemory},
+		{pattern: "PUT /api/memories/{id}/assets", policy: user, op: s.withBody(bulkIDsBody, s.memoryAssets(true))},
+		{pattern: "DELETE /api/memories/{id}/assets", policy: user, op: s.withBody(bulkIDsBody, s.memoryAssets(false))},
+		{pattern: "GET /api/tags", policy: user, op: s.tags},
+		{pattern: "POST /api/tags", policy: user, op: s.withBody(createTagBody, s.createTag)},
+		{pattern: "GET /api/tags/{id}", policy: user, op: s.tag},
+		{pattern: "PATCH /api/tags/{id}", policy: user, op: s.withBody(updateTagBody, s.updateTag)},
+		{pattern: "DELETE /api/tags/{id}", policy: user, op: s.deleteTag},
+		{pattern: "GET /api/tags/{id}/assets", policy: user, op: s.tagAssets},
+		{pattern: "PUT /api/tags/{id}/assets", policy: user, op: s.withBody(assetIDsBody, s.tagAssetsWith(true))},
+		{pattern: "DELETE /api/tags/{id}/assets", policy: user, op: s.withBody(assetIDsBody, s.tagAssetsWith(false))},
 	}
 }
 

@@ -434,6 +434,7 @@ func (tx *Tx) removeAssetsAnd(gone map[string]bool, edit func(d *model.Dataset))
 		l.AssetIDs = slices.DeleteFunc(slices.Clone(l.AssetIDs), func(id string) bool { return gone[id] })
 	}
 	pruneActivities(&d)
+	pruneMemories(&d)
 	next, err := newState(d, tx.st.maxListed)
 	if err != nil {
 		return internal(err)

@@ -18,7 +18,7 @@ const (
 
 // MaxMadeRecords bounds the records callers make beside those the store
 // was loaded with (users, API keys, sessions, albums, links, people,
-// partners, activities, libraries; not assets, which the media folder holds): each
+// partners, activities, tags, memories, libraries; not assets, which the media folder holds): each
 // costs memory for as long as it is kept, and the control API makes users
 // for anyone. About 1 KiB each at most, 100 MiB in all.
 const MaxMadeRecords = 100_000
@@ -26,7 +26,8 @@ const MaxMadeRecords = 100_000
 // records is how many records of the kinds MaxMadeRecords counts the
 // state holds.
 func (st *state) records() int {
-	return len(st.users) + len(st.apiKeys) + len(st.sessions) + len(st.albums) + len(st.links) + len(st.people) + len(st.partners) + len(st.activities) + len(st.libraries)
+	return len(st.users) + len(st.apiKeys) + len(st.sessions) + len(st.albums) + len(st.links) + len(st.people) + len(st.partners) + len(st.activities) +
+		len(st.tags) + len(st.memories) + len(st.libraries)
 }
 
 // room refuses a record more once the state holds the records it was
@@ -36,5 +37,5 @@ func (tx *Tx) room() error {
 	if tx.loading || st.maxMade <= 0 || st.records()-st.base < st.maxMade {
 		return nil
 	}
-	return Fail(Full, "The mock holds as many records as it may: %d made since it started, beside its dataset (users, API keys, sessions, albums, shared links, people, partners, activities). Delete some, or reset it (POST /__mock/reset)", st.maxMade)
+	return Fail(Full, "The mock holds as many records as it may: %d made since it started, beside its dataset (users, API keys, sessions, albums, shared links, people, partners, activities, tags, memories). Delete some, or reset it (POST /__mock/reset)", st.maxMade)
 }

@@ -24,6 +24,7 @@ type Records struct {
 	// Activities are the albums' comments and likes; SystemConfig the
 	// settings an admin changed (nil: the defaults).
 	Activities   []*model.ActivityRecord
+	Memories     []*model.MemoryRecord
 	Libraries    []*model.LibraryRecord
 	SystemConfig *model.SystemConfig
 	// Audit is the audit of deletions (nil: none); its entries are never
@@ -49,7 +50,7 @@ func (db *Store) recordsLocked() Records {
 		Users: slices.Clone(st.users), People: slices.Clone(st.people), Tags: slices.Clone(st.tags),
 		Assets: slices.Clone(st.assets), Albums: slices.Clone(st.albums), Links: slices.Clone(st.links),
 		APIKeys: slices.Clone(st.apiKeys), Sessions: slices.Clone(st.sessions), Partners: slices.Clone(st.partners),
-		Activities: slices.Clone(st.activities), Libraries: slices.Clone(st.libraries), SystemConfig: st.config, Audit: st.audit.log(),
+		Activities: slices.Clone(st.activities), Memories: slices.Clone(st.memories), Libraries: slices.Clone(st.libraries), SystemConfig: st.config, Audit: st.audit.log(),
 		MediaDir: db.mediaDir, AdminOnboarded: st.onboarded,
 	}
 }
@@ -77,6 +78,9 @@ func (r Records) Dataset() model.Dataset {
 	}
 	if len(r.Libraries) > 0 {
 		d.Libraries = values(r.Libraries)
+	}
+	if len(r.Memories) > 0 {
+		d.Memories = values(r.Memories)
 	}
 	d.Audit = r.Audit
 	if r.SystemConfig != nil {

@@ -67,6 +67,9 @@ type state struct {
 
 	activities   []*model.ActivityRecord
 	activityByID map[string]*model.ActivityRecord
+
+	memories   []*model.MemoryRecord
+	memoryByID map[string]*model.MemoryRecord
 	// audit is the audit of deletions that the mobile app's sync reads.
 	audit auditLog
 
@@ -121,6 +124,7 @@ func newState(d model.Dataset, maxListed int) (*state, error) {
 		func() error { return loadEach("sharedLinks", d.SharedLinks, tx.addLink) },
 		func() error { return loadEach("partners", d.Partners, tx.addPartner) },
 		func() error { return loadEach("activities", d.Activities, tx.addActivity) },
+		func() error { return loadEach("memories", d.Memories, tx.addMemory) },
 		func() error { return st.loadAudit(d.Audit) },
 	} {
 		if err := load(); err != nil {
@@ -147,6 +151,7 @@ func emptyState(d model.Dataset, maxListed int) *state {
 		usage:         map[string]int64{},
 		personByID:    map[string]*model.PersonRecord{},
 		tagByID:       map[string]*model.Tag{},
+		memoryByID:    map[string]*model.MemoryRecord{},
 		assetBy:       map[string]*model.AssetRecord{},
 		bySum:         map[checksumKey]*model.AssetRecord{},
 		byOwner:       map[string][]*model.AssetRecord{},

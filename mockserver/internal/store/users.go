@@ -323,6 +323,7 @@ func (tx *Tx) removeUser(u *model.UserRecord) error {
 	d.Sessions = slices.DeleteFunc(d.Sessions, func(o model.SessionRecord) bool { return gone(o.UserID) })
 	d.Partners = slices.DeleteFunc(d.Partners, func(o model.PartnerRecord) bool { return gone(o.SharedByID) || gone(o.SharedWithID) })
 	pruneActivities(&d)
+	pruneMemories(&d)
 	next, err := newState(d, tx.st.maxListed)
 	if err != nil {
 		return internal(err)
