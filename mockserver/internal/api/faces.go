@@ -48,11 +48,11 @@ func (s *server) faceRoutes() []route {
 	return []route{
 		{pattern: "GET /api/duplicates", policy: user, op: s.duplicates},
 		{pattern: "GET /api/faces", policy: user, op: s.faces},
-		{pattern: "PUT /api/faces/{id}", policy: user, op: s.withBody(faceDTO, s.reassignFace)},
-		{pattern: "POST /api/people/{id}/merge", policy: user, op: s.withBody(mergePersonBody, s.mergePerson)},
-		{pattern: "PUT /api/people/{id}/reassign", policy: user, op: s.withBody(faceUpdateBody, s.reassignFaces)},
+		{pattern: "PUT /api/faces/{id}", policy: user, body: faceDTO, do: s.reassignFace},
+		{pattern: "POST /api/people/{id}/merge", policy: user, body: mergePersonBody, do: s.mergePerson},
+		{pattern: "PUT /api/people/{id}/reassign", policy: user, body: faceUpdateBody, do: s.reassignFaces},
 		{pattern: "GET /api/search/places", policy: user, op: searchPlaces},
-		{pattern: "POST /api/asset/exist", policy: user, op: s.withBody(checkExistingBody, s.existingAssets)},
+		{pattern: "POST /api/asset/exist", policy: user, body: checkExistingBody, do: s.existingAssets},
 		{pattern: "GET /api/asset/device/{deviceId}", policy: user, op: s.deviceAssets},
 		{pattern: "PUT /api/asset/{id}/file", policy: userOrLink, op: s.replaceAsset},
 	}

@@ -65,10 +65,10 @@ func (s *server) jobRoutes() []route {
 	return []route{
 		{pattern: "GET /api/jobs", policy: admin, op: s.allJobs},
 		{pattern: "PUT /api/jobs/{name}", policy: admin, op: s.jobCommand},
-		{pattern: "POST /api/asset/jobs", policy: user, op: s.withBody(assetJobsBody, s.runAssetJobs)},
+		{pattern: "POST /api/asset/jobs", policy: user, body: assetJobsBody, do: s.runAssetJobs},
 		{pattern: "GET /api/reports", policy: admin, op: s.fileReport},
-		{pattern: "POST /api/reports/checksum", policy: admin, op: s.withBody(fileChecksumBody, s.fileChecksums)},
-		{pattern: "POST /api/reports/fix", policy: admin, op: s.withBody(fileReportFixBody, s.fixFiles)},
+		{pattern: "POST /api/reports/checksum", policy: admin, body: fileChecksumBody, do: s.fileChecksums},
+		{pattern: "POST /api/reports/fix", policy: admin, body: fileReportFixBody, do: s.fixFiles},
 		{pattern: "GET /api/system-metadata/reverse-geocoding-state", policy: admin, op: reverseGeocodingState},
 	}
 }

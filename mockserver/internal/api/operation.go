@@ -42,7 +42,24 @@ type call struct {
 	aud audience
 	// id is the path's {id}, checked as a UUID, in lower case.
 	id string
+	// badID is the answer to a path's {id} that is no UUID, kept while the
+	// body is judged (see judging).
+	badID error
 }
+
+// judging says which of a call's inputs is answered first when both are
+// wrong: the path's {id}, or the JSON body. The reference's pipes answer
+// the one its controller declares last, most often the body: PUT
+// /albums/abc/assets with {} answers the ids' messages, DELETE
+// /albums/abc/assets (whose controller declares the body first) "id must
+// be a UUID", as does PATCH /albums/abc with {}, a good body.
+type judging int
+
+const (
+	_ judging = iota // not set
+	idFirst
+	bodyFirst
+)
 
 // p is who the call acts for.
 func (c *call) p() store.Principal { return c.aud.p }
@@ -53,13 +70,18 @@ func (c *call) p() store.Principal { return c.aud.p }
 type operation func(c *call) error
 
 // as is the handler of an operation that pol lets in: authentication, the
-// gate, the path's {id} when the route has one, then the operation; an
-// error at any step is the answer.
-func (s *server) as(pol policy, op operation) http.Handler {
+// gate, the path's {id} when the route has one (after the body, for an
+// operation judged bodyFirst), then the operation; an error at any step is
+// the answer.
+func (s *server) as(pol policy, op operation, order judging) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		c := &call{w: w, r: r, aud: audience{reference: s.cfg.ReferenceShapes}}
 		if err := s.let(pol, c); err != nil {
 			httpx.WriteError(w, err)
+			return
+		}
+		if c.badID != nil && order != bodyFirst {
+			httpx.WriteError(w, c.badID)
 			return
 		}
 		if err := op(c); err != nil {
@@ -68,7 +90,7 @@ func (s *server) as(pol policy, op operation) http.Handler {
 	})
 }
 
-// let checks pol for c, and reads the path's {id}.
+// let checks pol for c, and reads the path's {id}: c.id, or c.badID.
 func (s *server) let(pol policy, c *call) error {
 	if pol != anyone {
 		p, err := s.store.Authenticate(credentialsOf(c.r))
@@ -97,7 +119,8 @@ func (s *server) let(pol policy, c *call) error {
 	if strings.Contains(c.r.Pattern, "{id}") {
 		id := c.r.PathValue("id")
 		if !dto.IsUUIDString(id) {
-			return store.InvalidFields([]string{"id must be a UUID"})
+			c.badID = store.InvalidFields([]string{"id must be a UUID"})
+			return nil
 		}
 		c.id = strings.ToLower(id)
 	}
@@ -118,8 +141,8 @@ func (c *call) json(status int, v any) error {
 }
 
 // withBody is an operation on a JSON body of class: read, judged, then
-// handed to op with the call; the memory the body holds is given back once
-// op is done.
+// (with the path's id good) handed to op with the call; the memory the
+// body holds is given back once op is done.
 func (s *server) withBody(class *dto.Class, op func(c *call, b dto.Body) error) operation {
 	return func(c *call) error {
 		b, done, err := s.readBody(c, class)
@@ -127,6 +150,9 @@ func (s *server) withBody(class *dto.Class, op func(c *call, b dto.Body) error) 
 			return err
 		}
 		defer done()
+		if c.badID != nil {
+			return c.badID
+		}
 		return op(c, b)
 	}
 }
