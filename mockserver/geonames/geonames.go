@@ -61,14 +61,14 @@ func earthPoint(lat, lon float64) (x, y, z float64) {
 	return earthRadius * math.Cos(la) * math.Cos(lo), earthRadius * math.Cos(la) * math.Sin(lo), earthRadius * math.Sin(la)
 }
 
-// Place names the place at a position as the reference's metadata job
+// PlaceAt names the place at a position as the reference's metadata job
 // does: the city nearest to it (by earth_distance) of those in the
 // position's 25 km box, the name of the city's admin1 as the state (nil
 // where admin1CodesASCII.txt has none), the English name of its country
 // (nil for a code i18n-iso-countries does not know). All three are nil
 // where no city is near, and for a latitude or longitude of 0, which the
 // reference's job takes for no position.
-func (ix *Index) Place(lat, lon float64) (cityName, state, country *string) {
+func (ix *Index) PlaceAt(lat, lon float64) (cityName, state, country *string) {
 	if lat == 0 || lon == 0 || math.IsNaN(lat) || math.IsNaN(lon) {
 		return nil, nil, nil
 	}

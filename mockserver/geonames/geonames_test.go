@@ -61,7 +61,7 @@ func TestPlaceNamesTheNearestCityInItsBox(t *testing.T) {
 		{"latitude 0 is no position", 0, -9.13333, "", "", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			city, state, country := ix.Place(tc.lat, tc.lon)
+			city, state, country := ix.PlaceAt(tc.lat, tc.lon)
 			assert.Equal(t, tc.city, deref(city), "city")
 			assert.Equal(t, tc.state, deref(state), "state")
 			assert.Equal(t, tc.country, deref(country), "country")
@@ -91,7 +91,7 @@ func TestBoxCornersReachPastTheRadius(t *testing.T) {
 		{"24 km north and 24 km east: 34 km, in a corner", 24, 24, true},
 		{"26 km east", 0, 26, false},
 	} {
-		city, _, country := ix.Place(0.01+tc.north*km, 0.01+tc.east*km)
+		city, _, country := ix.PlaceAt(0.01+tc.north*km, 0.01+tc.east*km)
 		assert.Equal(t, tc.named, city != nil, tc.name)
 		assert.Equal(t, tc.named, country != nil && *country == "Gabon", tc.name)
 	}
@@ -155,7 +155,7 @@ func TestReferenceFolderNamesTheUpstreamPositions(t *testing.T) {
 		{"formats/heic/IMG_2682.heic", 41.2203, -96.071625, "Ralston", "Nebraska", "United States of America"},
 		{"metadata/gps-position/thompson-springs.jpg", 39.115, -108.400968, "Palisade", "Colorado", "United States of America"},
 	} {
-		city, state, country := ix.Place(tc.lat, tc.lon)
+		city, state, country := ix.PlaceAt(tc.lat, tc.lon)
 		assert.Equal(t, tc.city, deref(city), tc.file)
 		assert.Equal(t, tc.state, deref(state), tc.file)
 		assert.Equal(t, tc.country, deref(country), tc.file)
