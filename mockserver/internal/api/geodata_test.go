@@ -28,8 +28,9 @@ func (oneCity) ImportState() (lastUpdate, fileName string) {
 
 // TestReverseGeocoderNamesUploads: with a reverse geocoder, an upload's
 // position, and an asset's new one, are named by it rather than by the
-// gazetteer, a state it does not name is null; and the import's state is
-// its own.
+// gazetteer, a state it does not name is null, a new position it does not
+// name keeps the place (as the reference's metadata job, which then sets
+// none); and the import's state is its own.
 func TestReverseGeocoderNamesUploads(t *testing.T) {
 	srv := newTestServer(t, func(c *Config) { c.ReverseGeocoder = oneCity{} })
 	content, err := fixtures.ReadFile(fixtures.LisbonJPEG)
@@ -47,8 +48,8 @@ func TestReverseGeocoderNamesUploads(t *testing.T) {
 	rep := libSend(t, srv, http.MethodPut, path, `{"latitude":35.6595,"longitude":139.7006}`, keyAlice)
 	require.Equal(t, http.StatusOK, rep.status, "%s", rep.body)
 	exif = libRead(t, srv, path, keyAlice)["exifInfo"].(map[string]any)
-	assert.Nil(t, exif["city"], "Tokyo is not the geocoder's: no gazetteer city")
-	assert.Nil(t, exif["country"])
+	assert.Equal(t, "Alfama", exif["city"], "Tokyo is not the geocoder's: as the reference, the place it had stays")
+	assert.Equal(t, 35.6595, exif["latitude"])
 
 	rep = jobsJSON(t, srv, http.MethodGet, "/api/system-metadata/reverse-geocoding-state", keyAlice, "")
 	require.Equal(t, http.StatusOK, rep.status)
