@@ -92,6 +92,7 @@ func mapStyle(c *call) error {
 	}
 	type obj = map[string]any
 	style := obj{
+		"id":      "immich-map-" + theme, // as the reference names its two styles
 		"version": 8,
 		"name":    fmt.Sprintf("Immich Map (mediaspec, %s)", theme),
 		"sources": obj{

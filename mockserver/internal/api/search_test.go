@@ -262,6 +262,7 @@ func TestMap(t *testing.T) {
 
 	for _, theme := range []string{"light", "dark"} {
 		var style struct {
+			ID      string
 			Version int
 			Sources map[string]struct{ Type string }
 			Layers  []struct{ ID, Type string }
@@ -269,6 +270,7 @@ func TestMap(t *testing.T) {
 		rep := getJSON(t, srv, "/api/map/style.json?theme="+theme, &style, "x-immich-share-key", linkUpload)
 		require.Equal(t, http.StatusOK, rep.status, "a link's holder draws the map too: %s", rep.body)
 		assert.Equal(t, 8, style.Version)
+		assert.Equal(t, "immich-map-"+theme, style.ID, "the style is named by its theme, as the reference's")
 		assert.Equal(t, "background", style.Layers[0].Type)
 		for name, src := range style.Sources {
 			assert.Equal(t, "geojson", src.Type, "%s: no tiles from anywhere", name)
