@@ -9,6 +9,8 @@
 // query reads only the band of cities whose box it may fall in.
 package geonames
 
+//go:generate go run ./internal/countrygen -in package/langs/en.json -out countries.go
+
 import (
 	"math"
 	"slices"
