@@ -140,7 +140,8 @@ func TestLoadBoundsTheCities(t *testing.T) {
 const realFolder = "/tmp/immich-real/geodata"
 
 // TestReferenceFolderNamesTheUpstreamPositions: the upstream's e2e map
-// spec expects the markers of its two test photos named so.
+// spec expects the markers of its two test photos named so, and the
+// reference named the fixtures' positions so.
 func TestReferenceFolderNamesTheUpstreamPositions(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(realFolder, CitiesFile)); err != nil {
 		t.Skipf("the reference's GeoNames files are not at %s (the reference server's geodata folder): %v", realFolder, err)
@@ -154,6 +155,11 @@ func TestReferenceFolderNamesTheUpstreamPositions(t *testing.T) {
 	}{
 		{"formats/heic/IMG_2682.heic", 41.2203, -96.071625, "Ralston", "Nebraska", "United States of America"},
 		{"metadata/gps-position/thompson-springs.jpg", 39.115, -108.400968, "Palisade", "Colorado", "United States of America"},
+		// The fixtures' positions, as the reference named them
+		// (shared/reference/extracted.json).
+		{"DSC01234.JPG", 35.659482, 139.700559, "Motoyoyogichō", "Tokyo", "Japan"},
+		{"DSC05678.ARW", -33.807613, 18.464927, "Cape Town", "Western Cape", "South Africa"},
+		{"IMG_4021.JPG", 38.711815, -9.129682, "Lisbon", "Lisbon", "Portugal"},
 	} {
 		city, state, country := ix.PlaceAt(tc.lat, tc.lon)
 		assert.Equal(t, tc.city, deref(city), tc.file)
