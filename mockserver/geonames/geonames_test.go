@@ -174,3 +174,16 @@ func deref(s *string) string {
 	}
 	return *s
 }
+
+// BenchmarkPlaceAt names a position in Europe, where the band of cities a
+// query reads is widest, from the reference's own folder.
+func BenchmarkPlaceAt(b *testing.B) {
+	if _, err := os.Stat(filepath.Join(realFolder, CitiesFile)); err != nil {
+		b.Skipf("the reference's GeoNames files are not at %s: %v", realFolder, err)
+	}
+	ix, err := Load(realFolder, 0)
+	require.NoError(b, err)
+	for b.Loop() {
+		ix.PlaceAt(48.8566, 2.3522)
+	}
+}
