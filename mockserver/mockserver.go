@@ -18,6 +18,10 @@ import (
 // media folder, its shapes (see its fields).
 type Config = api.Config
 
+// ReverseGeocoder names the places of uploads' positions in the
+// reference's stead (a geonames.Index, for serve --geodata).
+type ReverseGeocoder = api.ReverseGeocoder
+
 // Server is a mock server: the handler of its API and control API, and
 // the workers that make the pictures of uploads. Close stops the workers.
 type Server = api.Server

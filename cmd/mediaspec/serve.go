@@ -120,6 +120,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		maxListed      = fs.Int("max-listed-assets", mockserver.DefaultMaxListedAssets, "the assets one user's GET /api/shared-links may show (an album link's album assets count twice); a dataset or a write past it is refused")
 		maxRecords     = fs.Int("max-records", mockserver.DefaultMaxMadeRecords, "the records callers may make beside the dataset's (users, API keys, sessions, albums, links, people, partners, activities, tags, memories); a write past it is answered 507")
 		imports        = importFlag(fs)
+		geodata        = fs.String("geodata", "", "name the places of uploads' positions from this folder of GeoNames files (cities500.txt, admin1CodesASCII.txt, admin2Codes.txt, geodata-date.txt) as the reference does from its own, instead of after the built-in gazetteer's cities")
 		requestMemory  = sizeFlag(fs, "request-memory", mockserver.DefaultRequestMemory, "what the requests being served may hold at once of what their callers sent (JSON bodies, the fields and file heads of uploads), e.g. 256MiB; a request that finds no room is answered 503")
 	)
 	df.register(fs)
@@ -218,6 +219,10 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		temporary = true
 		defer os.RemoveAll(media)
 	}
+	geocoder, geoBanner, err := loadGeodata(*geodata)
+	if err != nil {
+		return err
+	}
 	h, err := mockserver.New(mockserver.Config{
 		Dataset:           func() model.Dataset { return d },
 		ChecksumHeader:    *checksumHeader,
@@ -236,6 +241,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		RequestMemory:     *requestMemory,
 		MaxMadeRecords:    *maxRecords,
 		ScanLibraries:     len(*imports) > 0,
+		ReverseGeocoder:   geocoder,
 	})
 	if tooLarge, ok := errors.AsType[*mockserver.ListingTooLarge](err); ok && *fixtures == "" && !df.empty {
 		// Generated data past the bound: say what fits, and how to raise it.
@@ -279,6 +285,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	default:
 		fmt.Fprintf(stdout, "login: %s, with the password the dataset was made with\n", d.Users[0].Email)
 	}
+	fmt.Fprint(stdout, geoBanner)
 	if len(*imports) > 0 {
 		fmt.Fprintf(stdout, "library: %s, imported for %s as it is scanned (in the background; never written)\n", strings.Join(*imports, ", "), d.Users[0].Email)
 	}

@@ -17,6 +17,16 @@ func Locate(lat, lon float64) (city, state, country string, ok bool) {
 	return p.City, p.State, p.Country, true
 }
 
+// PlaceAt is Locate as the metadata of an upload holds it: nil for each
+// part where no city is near.
+func PlaceAt(lat, lon float64) (city, state, country *string) {
+	c, st, co, ok := Locate(lat, lon)
+	if !ok {
+		return nil, nil, nil
+	}
+	return &c, &st, &co
+}
+
 // nearest is the gazetteer city nearest to a position, and how far it is.
 func nearest(lat, lon float64) (*Place, float64) {
 	best, bestKm := -1, math.Inf(1)

@@ -69,7 +69,7 @@ func (s *server) jobRoutes() []route {
 		{pattern: "GET /api/reports", policy: admin, op: s.fileReport},
 		{pattern: "POST /api/reports/checksum", policy: admin, body: fileChecksumBody, do: s.fileChecksums},
 		{pattern: "POST /api/reports/fix", policy: admin, body: fileReportFixBody, do: s.fixFiles},
-		{pattern: "GET /api/system-metadata/reverse-geocoding-state", policy: admin, op: reverseGeocodingState},
+		{pattern: "GET /api/system-metadata/reverse-geocoding-state", policy: admin, op: s.reverseGeocodingState},
 	}
 }
 
@@ -263,14 +263,4 @@ func (s *server) runAssetJobs(c *call, b dto.Body) error {
 	}
 	c.w.WriteHeader(http.StatusNoContent)
 	return nil
-}
-
-// reverseGeocodingState is GET /api/system-metadata/reverse-geocoding-state.
-// The gazetteer's cities stand for the reference's GeoNames import
-// (cities500.txt), named as there: the mock answers that import's state,
-// as the reference's is at 66fced40e.
-func reverseGeocodingState(c *call) error {
-	return c.json(http.StatusOK, model.ReverseGeocodingState{
-		LastUpdate: new("2023-03-05T00:00:00+00:00"), LastImportFileName: new("cities500.txt"),
-	})
 }

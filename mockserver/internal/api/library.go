@@ -7,8 +7,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/mediaspec/mediaspec/mockserver/gazetteer"
 	"github.com/mediaspec/mediaspec/mockserver/internal/dto"
+	"github.com/mediaspec/mediaspec/mockserver/internal/ingest"
 	"github.com/mediaspec/mediaspec/mockserver/internal/live"
 	"github.com/mediaspec/mediaspec/mockserver/internal/store"
 	"github.com/mediaspec/mediaspec/mockserver/model"
@@ -135,7 +135,7 @@ func (s *server) removeAlbumUser(c *call) error {
 }
 
 // assetPatchOf reads what an update changes of assets.
-func assetPatchOf(b dto.Body) store.AssetPatch {
+func assetPatchOf(b dto.Body, places ingest.Places) store.AssetPatch {
 	var p store.AssetPatch
 	if v, ok := b.Bool("isFavorite"); ok {
 		p.IsFavorite = &v
@@ -155,7 +155,7 @@ func assetPatchOf(b dto.Body) store.AssetPatch {
 	lon, okLon := coordinate(b["longitude"])
 	if okLat && okLon {
 		p.Latitude, p.Longitude = &lat, &lon
-		p.Place = place
+		p.Place = places
 	}
 	return p
 }
@@ -174,19 +174,10 @@ func coordinate(v any) (float64, bool) {
 	return 0, false
 }
 
-// place is what a position names, as the upload's metadata names it.
-func place(lat, lon float64) (city, state, country *string) {
-	c, st, co, ok := gazetteer.Locate(lat, lon)
-	if !ok {
-		return nil, nil, nil
-	}
-	return &c, &st, &co
-}
-
 // updateAsset is PUT /api/asset/{id}: the answer is the asset as its
 // owner reads it, without its stack.
 func (s *server) updateAsset(c *call, b dto.Body) error {
-	p := assetPatchOf(b)
+	p := assetPatchOf(b, s.places)
 	out, err := store.Update(s.store, func(tx *store.Tx) (model.Asset, error) {
 		a, err := tx.UpdateAsset(c.p().User.ID, c.id, p)
 		if err != nil {
@@ -206,7 +197,7 @@ func (s *server) updateAsset(c *call, b dto.Body) error {
 // updateAssets is PUT /api/asset: 204.
 func (s *server) updateAssets(c *call, b dto.Body) error {
 	ids := lower(b.Strings("ids"))
-	p := store.BulkAssetPatch{AssetPatch: assetPatchOf(b)}
+	p := store.BulkAssetPatch{AssetPatch: assetPatchOf(b, s.places)}
 	if v, ok := b.String("stackParentId"); ok {
 		p.StackParentID = new(strings.ToLower(v))
 	}

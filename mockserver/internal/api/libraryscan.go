@@ -259,7 +259,7 @@ type scanBatchOf struct {
 // add reads a file found: new (known false), or known as k and to be read
 // again where req says so.
 func (b *scanBatchOf) add(f libraryfs.File, k store.LibraryFile, known bool, req scanRequest) error {
-	a, mtime, ok := readLibraryFile(f)
+	a, mtime, ok := readLibraryFile(f, b.s.places)
 	switch {
 	case !ok:
 		return nil
@@ -353,7 +353,7 @@ func (s *server) libraryPictures(id, path, root string) {
 // readLibraryFile reads a library's file as an upload of it would be
 // read, and its mtime; ok false for a file that cannot be read, or whose
 // name or path is past the store's bounds.
-func readLibraryFile(f libraryfs.File) (a model.AssetRecord, mtime time.Time, ok bool) {
+func readLibraryFile(f libraryfs.File, places ingest.Places) (a model.AssetRecord, mtime time.Time, ok bool) {
 	name := filepath.Base(f.Path)
 	if len(name) > store.MaxFileNameBytes || len(f.Path) > store.MaxPathBytes {
 		return a, mtime, false
@@ -380,7 +380,7 @@ func readLibraryFile(f libraryfs.File) (a model.AssetRecord, mtime time.Time, ok
 		IsVisible: true,
 	}
 	file := ingest.File{Head: head[:n], Whole: io.NewSectionReader(fh, 0, size), Size: size, IsVideo: f.Type == model.AssetVideo}
-	ingest.Read(&a, file, readSidecar(f.Path+".xmp", f.Root), mtime, mtime)
+	ingest.Read(&a, file, readSidecar(f.Path+".xmp", f.Root), mtime, mtime, places)
 	return a, mtime, true
 }
 

@@ -92,7 +92,7 @@ func (s *server) keepMotionVideo(up *upload, res store.Upload) {
 // readMetadata sets what the reference's metadata job derives from an
 // uploaded file on its asset (ingest.Read): first the video a motion
 // photo carries, which becomes the upload's live photo video.
-func (up *upload) readMetadata(a *model.AssetRecord, f *filePart, sidecar *filePart) {
+func (up *upload) readMetadata(a *model.AssetRecord, f *filePart, sidecar *filePart, places ingest.Places) {
 	whole := up.kept(f)
 	up.readMotionVideo(f)
 	if up.motion != nil && f == up.motion.part {
@@ -103,5 +103,5 @@ func (up *upload) readMetadata(a *model.AssetRecord, f *filePart, sidecar *fileP
 	if sidecar != nil {
 		side = sidecar.head
 	}
-	ingest.Read(a, ingest.File{Head: f.head, Whole: whole, Video: f.video, Size: f.size}, side, up.fileCreatedAt, up.fileModifiedAt)
+	ingest.Read(a, ingest.File{Head: f.head, Whole: whole, Video: f.video, Size: f.size}, side, up.fileCreatedAt, up.fileModifiedAt, places)
 }

@@ -45,7 +45,7 @@ func (s *server) replaceAsset(c *call) error {
 		owner = "" // the reference lets a link in, and finds no asset it may update
 	}
 	up.live = nil
-	file, _ := up.records(p.User.ID)
+	file, _ := up.records(p.User.ID, s.places)
 	res, err := store.Update(s.store, func(tx *store.Tx) (store.Replacement, error) {
 		return tx.ReplaceFile(owner, c.id, file)
 	})

@@ -107,6 +107,9 @@ type Config struct {
 	// it is unauthorized and ended within live.DefaultAnonymousTimeout; 0
 	// means live.DefaultMaxAnonymousConns.
 	MaxAnonymousLiveConnections int
+	// ReverseGeocoder names the places of uploads' positions; nil names
+	// them after the built-in gazetteer's cities (serve --geodata).
+	ReverseGeocoder ReverseGeocoder
 }
 
 // server is the mock: its configuration, its state and its routes.

@@ -65,7 +65,7 @@ func (s *server) upload(c *call) error {
 	if err != nil {
 		return err
 	}
-	asset, live := up.records(p.User.ID)
+	asset, live := up.records(p.User.ID, s.places)
 	res, err := store.Update(s.store, func(tx *store.Tx) (store.Upload, error) {
 		return tx.AddUpload(p.User.ID, asset, live)
 	})
@@ -716,12 +716,12 @@ func (up *upload) validateFields(flags bool) error {
 
 // records makes the stored asset of the upload, and the hidden video of a
 // live photo if it has one. The store gives them their ids and times.
-func (up *upload) records(owner string) (asset model.AssetRecord, live *model.AssetRecord) {
+func (up *upload) records(owner string, places ingest.Places) (asset model.AssetRecord, live *model.AssetRecord) {
 	asset = up.record(owner, up.asset, up.asset.filename, model.AssetTypeOf(strings.ToLower(path.Ext(up.asset.filename))), up.isVisible)
-	up.readMetadata(&asset, up.asset, up.sidecar)
+	up.readMetadata(&asset, up.asset, up.sidecar, places)
 	if up.live != nil {
 		v := up.record(owner, up.live, liveVideoName(up.asset.filename, up.live.filename), model.AssetVideo, false)
-		up.readMetadata(&v, up.live, nil)
+		up.readMetadata(&v, up.live, nil, places)
 		live = &v
 	}
 	return asset, live

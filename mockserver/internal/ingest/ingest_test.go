@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/mediaspec/mediaspec/mockserver/gazetteer"
 	"github.com/mediaspec/mediaspec/mockserver/model"
 )
 
@@ -53,7 +54,7 @@ func TestReadKeepsTheFormsDatesWithoutMetadata(t *testing.T) {
 	created := time.Date(2023, 5, 6, 7, 8, 9, 0, time.UTC)
 	modified := created.Add(time.Hour)
 	var a model.AssetRecord
-	Read(&a, File{Head: pic.Bytes(), Size: int64(pic.Len())}, nil, created, modified)
+	Read(&a, File{Head: pic.Bytes(), Size: int64(pic.Len())}, nil, created, modified, gazetteer.PlaceAt)
 	x := a.ExifInfo
 	require.NotNil(t, x)
 	assert.True(t, a.HasMetadata)

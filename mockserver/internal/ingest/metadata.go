@@ -36,15 +36,15 @@ import (
 //   - the zone: the file's offset tags, else the zone of its GPS position,
 //     else none; a sidecar's capture time takes the zone of the position,
 //     else its own offset;
-//   - the place its position names, and the form's dates (created,
-//     modified) where the file has none.
+//   - the place its position names (by places), and the form's dates
+//     (created, modified) where the file has none.
 //
 // The capture time then becomes fileCreatedAt, and its wall clock in its
 // zone localDateTime; a video's duration replaces the form's. A file with
 // no metadata, or metadata that lies (a year 0000, a position off the
 // globe, an offset of +25:00), keeps the form's values for those fields.
-func Read(a *model.AssetRecord, f File, sidecar []byte, created, modified time.Time) {
-	r := readTags{x: fileExif(f.Head, f.Whole)}
+func Read(a *model.AssetRecord, f File, sidecar []byte, created, modified time.Time, places Places) {
+	r := readTags{x: fileExif(f.Head, f.Whole), places: places}
 	r.zoneFromGPS = r.x.TimeZone == nil  // no offset tag: the position may tell
 	r.fileModify = r.x.ModifyDate != nil // the file's own, not a sidecar's
 	if info, ok := f.videoInfo(); ok {
@@ -81,6 +81,11 @@ func Read(a *model.AssetRecord, f File, sidecar []byte, created, modified time.T
 	a.LocalDateTime = model.At(wallClock(x.DateTimeOriginal.Time, x.TimeZone))
 }
 
+// Places names the place at a position: its city, state and country, nil
+// where it names none. gazetteer.PlaceAt names the built-in gazetteer's
+// cities; a GeoNames index (serve --geodata) names the reference's.
+type Places func(lat, lon float64) (city, state, country *string)
+
 // File is a file as Read reads it.
 type File struct {
 	Head  []byte            // its first bytes (exif.SniffSize of them)
@@ -107,12 +112,13 @@ func (f File) videoInfo() (mp4.Info, bool) {
 }
 
 // readTags is the metadata of an upload as it is read: its tags, whether
-// its zone is still to be found from its position, and whether its modify
-// date is the file's own.
+// its zone is still to be found from its position, whether its modify
+// date is the file's own, and what names its place.
 type readTags struct {
 	x           *model.Exif
 	zoneFromGPS bool
 	fileModify  bool
+	places      Places
 }
 
 // fileExif is the EXIF of a file: from its head, else from the whole file
@@ -184,8 +190,8 @@ func (r *readTags) place() {
 			x.TimeZone = &zone
 		}
 	}
-	if city, state, country, ok := gazetteer.Locate(*x.Latitude, *x.Longitude); ok && x.City == nil {
-		x.City, x.State, x.Country = &city, &state, &country
+	if x.City == nil {
+		x.City, x.State, x.Country = r.places(*x.Latitude, *x.Longitude)
 	}
 }
 

@@ -86,7 +86,11 @@ func patched(a model.AssetRecord, p AssetPatch) model.AssetRecord {
 	if p.Latitude != nil && p.Longitude != nil {
 		x.Latitude, x.Longitude = p.Latitude, p.Longitude
 		if p.Place != nil {
-			x.City, x.State, x.Country = p.Place(*p.Latitude, *p.Longitude)
+			// As the reference's metadata job: a position that names no
+			// place leaves the place it had.
+			if city, state, country := p.Place(*p.Latitude, *p.Longitude); city != nil {
+				x.City, x.State, x.Country = city, state, country
+			}
 		}
 	}
 	a.ExifInfo = &x
