@@ -341,6 +341,38 @@ func TestLibraryDeletedTakesItsAssets(t *testing.T) {
 	assert.Equal(t, before, folderPrint(t, filepath.Dir(dir)), "its files stay")
 }
 
+// TestLibraryAssetsDeletedLetGoOfTheirFiles: an asset of a library
+// deleted for good (with force, or from an emptied trash) leaves the media
+// folder's links to originals, so that scanning and deleting again and
+// again holds no more memory.
+func TestLibraryAssetsDeletedLetGoOfTheirFiles(t *testing.T) {
+	t.Parallel()
+	m, err := New(Config{Dataset: testDataset, Now: testNow, MediaDir: t.TempDir()})
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = m.Close() })
+	srv := httptest.NewServer(m)
+	t.Cleanup(srv.Close)
+	dir, _ := libraryFolder(t)
+	l := makeLibrary(t, srv, `,"importPaths":["`+dir+`"]`)
+	scanLibrary(t, srv, l.ID, "")
+	assets := libraryAssets(t, srv, l.ID, 5)
+	waitRefreshed(t, srv, l.ID, nil)
+	require.Equal(t, 5, m.s.folder.Linked())
+	var ids []string
+	for _, a := range assets {
+		ids = append(ids, a.ID)
+	}
+	rep := sendJSON(t, srv, http.MethodDelete, "/api/asset", `{"ids":["`+ids[0]+`"],"force":true}`, "x-api-key", keyAlice)
+	require.Equal(t, http.StatusNoContent, rep.status, "%s", rep.body)
+	assert.Equal(t, 4, m.s.folder.Linked(), "deleted with force")
+	rep = sendJSON(t, srv, http.MethodDelete, "/api/asset", `{"ids":["`+ids[1]+`"]}`, "x-api-key", keyAlice)
+	require.Equal(t, http.StatusNoContent, rep.status, "%s", rep.body)
+	assert.Equal(t, 4, m.s.folder.Linked(), "in the trash, it is still there")
+	rep = postJSON(t, srv, "/api/trash/empty", `{}`, "x-api-key", keyAlice)
+	require.Equal(t, http.StatusNoContent, rep.status, "%s", rep.body)
+	assert.Equal(t, 3, m.s.folder.Linked(), "the trash emptied")
+}
+
 func TestLibrariesScannedAtStartAndReset(t *testing.T) {
 	dir, _ := libraryFolder(t)
 	d, err := withLibrary(testDataset(), dir)

@@ -237,9 +237,7 @@ func (s *server) deleteAssets(c *call, b dto.Body) error {
 		return err
 	}
 	if force {
-		for _, id := range gone {
-			s.live.Publish(c.p().User.ID, live.AssetDelete, id)
-		}
+		s.assetsGone(c.p().User.ID, gone)
 	} else {
 		s.live.Publish(c.p().User.ID, live.AssetTrash, ids)
 	}
@@ -281,9 +279,7 @@ func (s *server) emptyTrash(c *call) error {
 	if err != nil {
 		return err
 	}
-	for _, id := range gone {
-		s.live.Publish(c.p().User.ID, live.AssetDelete, id)
-	}
+	s.assetsGone(c.p().User.ID, gone)
 	return noContent(c)
 }
 

@@ -43,6 +43,14 @@ func (m *Folder) Unlink(keys ...string) {
 	}
 }
 
+// Linked is how many assets' originals lie outside the folder: a few
+// bytes of memory each, let go of once their assets are gone.
+func (m *Folder) Linked() int {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return len(m.external)
+}
+
 // linked is the file the asset key's original is, if it is one.
 func (m *Folder) linked(key string) (external, bool) {
 	m.mu.Lock()
