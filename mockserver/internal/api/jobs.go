@@ -115,15 +115,17 @@ func (s *server) allJobs(c *call) error {
 // the failed jobs of a queue; the answer is the queue's status after. The
 // name is judged before the body, as the reference's pipes judge them.
 func (s *server) jobCommand(c *call) error {
-	name := c.r.PathValue("name")
-	if _, err := jobNameParam.Validate(map[string]any{"id": name}); err != nil {
-		return bodyError(err)
-	}
+	// The body first, then the name: the reference's pipes answer the
+	// argument its controller declares last.
 	b, done, err := s.readBody(c, jobCommandBody)
 	if err != nil {
 		return err
 	}
 	defer done()
+	name := c.r.PathValue("name")
+	if _, err := jobNameParam.Validate(map[string]any{"id": name}); err != nil {
+		return bodyError(err)
+	}
 	q := s.jobs.Queue(name)
 	command, _ := b.String("command")
 	switch command {

@@ -102,7 +102,10 @@ func TestJobCommandsAreJudgedAsTheReferences(t *testing.T) {
 		message          any
 	}{
 		{"no queue", "/api/jobs/nightly", `{"command":"start"}`, []string{jobNames}},
-		{"no queue, bad command too", "/api/jobs/nightly", `{"command":"x"}`, []string{jobNames}},
+		// The body is judged before the queue's name, as the reference's pipes
+		// answer the argument its controller declares last.
+		{"no queue, bad command too", "/api/jobs/nightly", `{"command":"x"}`, []string{jobCommands[0]}},
+		{"no queue, no body", "/api/jobs/nightly", `{}`, jobCommands},
 		{"no command", "/api/jobs/sidecar", `{}`, jobCommands},
 		{"no body", "/api/jobs/sidecar", "", jobCommands},
 		{"an array", "/api/jobs/sidecar", `[]`, jobCommands},
