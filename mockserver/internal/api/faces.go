@@ -54,7 +54,7 @@ func (s *server) faceRoutes() []route {
 		{pattern: "GET /api/search/places", policy: user, op: searchPlaces},
 		{pattern: "POST /api/asset/exist", policy: user, body: checkExistingBody, do: s.existingAssets},
 		{pattern: "GET /api/asset/device/{deviceId}", policy: user, op: s.deviceAssets},
-		{pattern: "PUT /api/asset/{id}/file", policy: userOrLink, op: s.replaceAsset},
+		{pattern: "PUT /api/asset/{id}/file", policy: userOrLink, op: s.replaceAsset, order: bodyFirst},
 	}
 }
 

@@ -19,13 +19,19 @@ const (
 )
 
 // validateReplacement judges a replacement's body as the reference does:
-// its fields first (it has no flags), then its files. Only assetData is
-// used; livePhotoData and sidecarData are read past.
-func (up *upload) validateReplacement() error {
-	if err := up.validateFields(false); err != nil {
-		return err
+// its fields first (it has no flags), then the path's id (badID, if it is
+// no UUID), then its files. Only assetData is used; livePhotoData and
+// sidecarData are read past.
+func validateReplacement(badID error) func(*upload) error {
+	return func(up *upload) error {
+		if err := up.validateFields(false); err != nil {
+			return err
+		}
+		if badID != nil {
+			return badID
+		}
+		return up.validateFiles()
 	}
-	return up.validateFiles()
 }
 
 // replaceAsset is PUT /api/asset/{id}/file: the multipart body of an
@@ -35,7 +41,7 @@ func (up *upload) validateReplacement() error {
 // asset's owner: a link's holder, or anyone else, gets the reference's 400.
 func (s *server) replaceAsset(c *call) error {
 	p := c.p()
-	up, done, err := s.receiveUpload(c, (*upload).validateReplacement)
+	up, done, err := s.receiveUpload(c, validateReplacement(c.badID))
 	defer done()
 	if err != nil {
 		return err

@@ -113,6 +113,10 @@ func TestReplaceAssetRefusals(t *testing.T) {
 		{"a bad date", replaceRequest(t, srv, id, validForm("x").with("fileCreatedAt", "nope"), keyAlice), 400, "fileCreatedAt must be a date string"},
 		{"a file of no media kind", replaceRequest(t, srv, id, form{fields: validForm("x").fields, files: []formFile{{"assetData", "notes.txt", "x"}}}, keyAlice), 400, "Unsupported file type notes.txt"},
 		{"not a UUID", replaceRequest(t, srv, "abc", validForm("x"), keyAlice), 400, []any{"id must be a UUID"}},
+		// The reference judges the fields, then the path's id, then the files.
+		{"not a UUID, no fields", replaceRequest(t, srv, "abc", validForm("x").onlyFiles(), keyAlice), 400, fields},
+		{"not a UUID, no file", replaceRequest(t, srv, "abc", validForm("x").onlyFields(), keyAlice), 400, []any{"id must be a UUID"}},
+		{"not a UUID, no credentials", replaceRequest(t, srv, "abc", validForm("x").onlyFiles(), ""), 401, "Authentication required"},
 		{"no credentials", replaceRequest(t, srv, id, validForm("x"), ""), 401, "Authentication required"},
 		{"another's asset, whoever's quota", replaceRequest(t, srv, id, validForm(string(make([]byte, 4096))), keyCarol), 400, "Not found or no asset.update access"},
 	} {

@@ -21,10 +21,12 @@ type route struct {
 	op      operation
 	body    *dto.Class
 	do      func(c *call, b dto.Body) error
-	// order: with a body, which of a wrong body and a wrong {id} is
-	// answered. The reference's pipes answer the argument its controller
-	// declares last: the body (bodyFirst, taken when order is not set),
-	// but for the few that declare the body before the id (idFirst).
+	// order: which of a wrong body and a wrong {id} is answered. The
+	// reference's pipes answer the argument its controller declares last:
+	// for a JSON body, the body (bodyFirst, taken when order is not set),
+	// but for the few that declare the body before the id (idFirst). An op
+	// that reads its own body is let in with a wrong id only if it says
+	// bodyFirst, and then judges call.badID itself.
 	order judging
 	wrap  func(http.Handler) http.Handler // around its handler, if any
 }
@@ -35,7 +37,7 @@ func (r route) handler(s *server) http.Handler {
 	if r.body != nil {
 		h = s.as(r.policy, s.withBody(r.body, r.do), cmp.Or(r.order, bodyFirst))
 	} else {
-		h = s.as(r.policy, r.op, idFirst)
+		h = s.as(r.policy, r.op, cmp.Or(r.order, idFirst))
 	}
 	if r.wrap != nil {
 		h = r.wrap(h)
