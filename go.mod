@@ -5,6 +5,7 @@ go 1.26.8
 require (
 	github.com/HugoSmits86/nativewebp v0.9.3
 	github.com/bep/imagemeta v1.0.1
+	github.com/bmatcuk/doublestar/v4 v4.10.4
 	github.com/brianvoe/gofakeit/v7 v7.18.1
 	github.com/coder/websocket v1.8.15
 	github.com/cucumber/gherkin/go/v26 v26.2.0
