@@ -15,6 +15,7 @@ require (
 	github.com/gen2brain/heic v0.1.0
 	github.com/gen2brain/jpegxl v0.1.1
 	github.com/getkin/kin-openapi v0.152.0
+	github.com/jackc/pgx/v5 v5.12.0
 	github.com/jacoelho/xsd v0.0.27
 	github.com/stretchr/testify v1.12.1
 	github.com/tetratelabs/wazero v1.6.0
@@ -34,6 +35,8 @@ require (
 	github.com/hashicorp/go-immutable-radix v1.3.1 // indirect
 	github.com/hashicorp/go-memdb v1.3.4 // indirect
 	github.com/hashicorp/golang-lru v0.5.4 // indirect
+	github.com/jackc/pgpassfile v1.0.0 // indirect
+	github.com/jackc/pgservicefile v0.0.0-20240606120523-5a60cdf6a761 // indirect
 	github.com/oasdiff/yaml v0.1.1 // indirect
 	github.com/oasdiff/yaml3 v0.0.14 // indirect
 	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3 // indirect

@@ -10,7 +10,11 @@
 package mockserver
 
 import (
+	"context"
+	"net"
+
 	"github.com/mediaspec/mediaspec/mockserver/internal/api"
+	"github.com/mediaspec/mediaspec/mockserver/internal/sqldoor"
 	"github.com/mediaspec/mediaspec/mockserver/model"
 )
 
@@ -28,6 +32,17 @@ type Server = api.Server
 
 // New builds a mock server holding cfg.Dataset's state.
 func New(cfg Config) (*Server, error) { return api.New(cfg) }
+
+// SQLConfig is the SQL door's password and bounds (ServeSQL).
+type SQLConfig = sqldoor.Config
+
+// ServeSQL opens s's SQL door on ln until ctx ends: the Postgres protocol,
+// for the SQL the upstream's e2e harness writes into its server's database
+// (emptying tables, adding faces, setting people's thumbnails), carried
+// out on s's records. See docs/control-api.md.
+func ServeSQL(ctx context.Context, ln net.Listener, s *Server, cfg SQLConfig) error {
+	return sqldoor.Serve(ctx, ln, s.SQL(), cfg)
+}
 
 // ListingTooLarge is why New refuses a dataset, or a write is refused,
 // whose user's listing would pass the bound (errors.As finds it).

@@ -11,6 +11,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"runtime/debug"
 	"strconv"
@@ -121,6 +122,8 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		maxRecords     = fs.Int("max-records", mockserver.DefaultMaxMadeRecords, "the records callers may make beside the dataset's (users, API keys, sessions, albums, links, people, partners, activities, tags, memories); a write past it is answered 507")
 		imports        = importFlag(fs)
 		geodata        = fs.String("geodata", "", "name the places of uploads' positions from this folder of GeoNames files (cities500.txt, admin1CodesASCII.txt, admin2Codes.txt, geodata-date.txt) as the reference does from its own, instead of after the built-in gazetteer's cities")
+		sqlAddr        = fs.String("sql-addr", "", "also listen here (e.g. 127.0.0.1:5433) for SQL over the Postgres protocol: what the upstream's API test suite writes into its server's database (DELETE FROM its tables, faces, people's thumbnails), carried out on the mock's state; see docs/control-api.md")
+		sqlPassword    = fs.String("sql-password", "postgres", "the password a client of --sql-addr gives, under any user name")
 		requestMemory  = sizeFlag(fs, "request-memory", mockserver.DefaultRequestMemory, "what the requests being served may hold at once of what their callers sent (JSON bodies, the fields and file heads of uploads), e.g. 256MiB; a request that finds no room is answered 503")
 	)
 	df.register(fs)
@@ -265,7 +268,16 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return fmt.Errorf("cannot listen on %s: %w", *addr, err)
 	}
+	sqlAt, stopSQL, err := openSQLDoor(ctx, *sqlAddr, *sqlPassword, h, logger)
+	if err != nil {
+		_ = ln.Close()
+		return err
+	}
+	defer stopSQL()
 	fmt.Fprintf(stdout, "mediaspec mock server listening on http://%s/api\n", localAddr(ln.Addr()))
+	if sqlAt != "" {
+		fmt.Fprintf(stdout, "sql: postgres://postgres:%s@%s/immich takes the upstream e2e harness's SQL on the mock's state\n", url.PathEscape(*sqlPassword), sqlAt)
+	}
 	if tcp, ok := ln.Addr().(*net.TCPAddr); ok && tcp.IP.IsUnspecified() {
 		fmt.Fprintf(stdout, "(on every interface, as --addr %s asks: other machines reach it too)\n", *addr)
 	}
@@ -293,6 +305,28 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		fmt.Fprintf(stdout, "upload link: key %s takes uploads (POST /api/asset/upload?key=...)\n", l.Key)
 	}
 	return serveUntilDone(ctx, mockserver.Listener(ln, *maxConns), h, logger)
+}
+
+// openSQLDoor opens the SQL door on addr, when there is one: where it
+// listens, and the stop that closes it and waits for its connections to
+// end.
+func openSQLDoor(ctx context.Context, addr, password string, h *mockserver.Server, logger *slog.Logger) (at string, stop func(), err error) {
+	if addr == "" {
+		return "", func() {}, nil
+	}
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return "", nil, fmt.Errorf("--sql-addr: cannot listen on %s: %w", addr, err)
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		if err := mockserver.ServeSQL(ctx, ln, h, mockserver.SQLConfig{Password: password, Logger: logger}); err != nil {
+			logger.Error("sql door stopped", "error", err)
+		}
+	}()
+	return localAddr(ln.Addr()), func() { cancel(); <-done }, nil
 }
 
 // listedAssets is how many assets the user's listing shows in d: each

@@ -264,7 +264,7 @@ func (s *server) controlAssets(c *call) error {
 // {"empty": true} to nothing but the default user, and with
 // "keepDefaultUser": false to no user at all, as a server freshly
 // installed, whose first admin signs up. With "tables", only the records
-// of those upstream tables go (resettable), whatever else it says.
+// of those upstream tables go (tableDeletes), whatever else it says.
 func (s *server) controlReset(c *call) error {
 	type request struct {
 		Empty           bool     `json:"empty"`
