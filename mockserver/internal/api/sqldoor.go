@@ -120,7 +120,11 @@ func applyWholeTable(d *model.Dataset, st sqldoor.Statement) (int, error) {
 // its "key".
 func keyMatcher(where []sqldoor.Condition) (func(string) bool, error) {
 	for _, c := range where {
-		if c.Column != "key" {
+		switch c.Column {
+		case "key":
+		case "value":
+			return nil, notTaken(`of "system_metadata", this server reads conditions on "key" alone`)
+		default:
 			return nil, columnError("system_metadata", c.Column)
 		}
 	}
@@ -154,14 +158,21 @@ func (e sqlExecutor) personThumbnail(st sqldoor.Statement) (string, error) {
 		return "", notTaken(`of "person", this server takes UPDATE "person" SET "thumbnailPath" = ... WHERE "id" = ... alone`)
 	}
 	path, id := st.Set[0].Value, st.Where[0].Value.Text
-	if path.Null {
-		return "", sqldoor.Errorf(sqldoor.CodeNotNull, `null value in column "thumbnailPath" of relation "person" violates not-null constraint`)
-	}
 	if !dto.IsUUIDString(id) {
 		return "", badUUID(id)
 	}
+	id = strings.ToLower(id)
+	if path.Null {
+		// The column takes no NULL: refused where a row would take it.
+		var found bool
+		e.s.store.Read(func(v *store.View) { found = v.Person(id) != nil })
+		if !found {
+			return "UPDATE 0", nil
+		}
+		return "", sqldoor.Errorf(sqldoor.CodeNotNull, `null value in column "thumbnailPath" of relation "person" violates not-null constraint`)
+	}
 	_, err := store.Update(e.s.store, func(tx *store.Tx) (*model.PersonRecord, error) {
-		return tx.SetPersonThumbnail(strings.ToLower(id), path.Text)
+		return tx.SetPersonThumbnail(id, path.Text)
 	})
 	var se *store.Error
 	switch {
@@ -217,6 +228,7 @@ func (e sqlExecutor) insertFaces(st sqldoor.Statement) (string, error) {
 // faceOf reads a row of asset_faces.
 func faceOf(columns []string, row []sqldoor.Value) (store.NewFace, error) {
 	var f store.NewFace
+	embedded := false
 	for i, col := range columns {
 		v := row[i]
 		switch col {
@@ -239,6 +251,7 @@ func faceOf(columns []string, row []sqldoor.Value) (store.NewFace, error) {
 			if err := checkEmbedding(v); err != nil {
 				return f, err
 			}
+			embedded = !v.Null
 		default:
 			set := faceColumns[col]
 			if set == nil {
@@ -254,6 +267,9 @@ func faceOf(columns []string, row []sqldoor.Value) (store.NewFace, error) {
 	if f.AssetID == "" {
 		return f, sqldoor.Errorf(sqldoor.CodeNotNull, `null value in column "assetId" of relation "asset_faces" violates not-null constraint`)
 	}
+	if !embedded {
+		return f, sqldoor.Errorf(sqldoor.CodeNotNull, `null value in column "embedding" of relation "asset_faces" violates not-null constraint`)
+	}
 	if f.PersonID == "" {
 		return f, notTaken("a face without a person is not kept here")
 	}
@@ -265,8 +281,8 @@ func faceOf(columns []string, row []sqldoor.Value) (store.NewFace, error) {
 const embeddingDimensions = 512
 
 // checkEmbedding checks a face's embedding as its column would: a vector
-// of 512 numbers, "[x,y,...]". The mock keeps none (it has no machine
-// learning to compare them).
+// of 512 numbers, "[x,y,...]" (NULL is refused with the row). The mock
+// keeps none (it has no machine learning to compare them).
 func checkEmbedding(v sqldoor.Value) error {
 	if v.Null {
 		return nil

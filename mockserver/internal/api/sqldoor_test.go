@@ -116,12 +116,16 @@ func TestSQLDoorWritesFacesAndThumbnails(t *testing.T) {
 	tags, err = exec(`UPDATE "person" set "thumbnailPath" = 'x' where "id" = $1`, "00000000-0000-4000-8000-00000000dead")
 	require.NoError(t, err)
 	assert.Equal(t, []string{"UPDATE 0"}, tags, "no such person: no row, no error")
+	tags, err = exec(`UPDATE "person" set "thumbnailPath" = NULL where "id" = $1`, "00000000-0000-4000-8000-00000000dead")
+	require.NoError(t, err)
+	assert.Equal(t, []string{"UPDATE 0"}, tags, "no row to refuse NULL for")
 }
 
 // TestSQLDoorRefusesAsPostgres: what the mock cannot carry out is refused
 // with the SQLSTATE and words of Postgres, and changes nothing.
 func TestSQLDoorRefusesAsPostgres(t *testing.T) {
 	srv, exec := newSQLServer(t)
+	embedding := "[" + strings.TrimSuffix(strings.Repeat("1,", 512), ",") + "]"
 	face := `INSERT INTO asset_faces ("assetId", "personId", "embedding") VALUES ($1, $2, $3)`
 	for _, tc := range []struct {
 		query   string
@@ -131,22 +135,25 @@ func TestSQLDoorRefusesAsPostgres(t *testing.T) {
 	}{
 		{"DELETE FROM exif", nil, sqldoor.CodeUndefinedTable, `relation "exif" does not exist (this server's tables: activity, albums, api_keys, asset_faces`},
 		{"DELETE FROM users WHERE id = '1'", nil, sqldoor.CodeNotSupported, "DELETE FROM users empties the whole table here: it takes no WHERE"},
-		{`DELETE FROM system_metadata WHERE value = '1'`, nil, sqldoor.CodeUndefinedColumn, `column "value" of relation "system_metadata" does not exist`},
+		{`DELETE FROM system_metadata WHERE value = '1'`, nil, sqldoor.CodeNotSupported, `of "system_metadata", this server reads conditions on "key" alone`},
+		{`DELETE FROM system_metadata WHERE "Key" = '1'`, nil, sqldoor.CodeUndefinedColumn, `column "Key" of relation "system_metadata" does not exist`},
 		{`UPDATE assets SET "isFavorite" = true`, nil, sqldoor.CodeNotSupported, `of "assets", this server takes UPDATE "assets" SET "stackId" = NULL alone`},
 		{`UPDATE person SET name = 'x' WHERE id = '1'`, nil, sqldoor.CodeNotSupported, `of "person", this server takes UPDATE "person" SET "thumbnailPath"`},
 		{`UPDATE person SET "thumbnailPath" = 'x' WHERE id = 'nope'`, nil, sqldoor.CodeBadText, `invalid input syntax for type uuid: "nope"`},
-		{`UPDATE person SET "thumbnailPath" = NULL WHERE id = $1`, []string{mariaID}, sqldoor.CodeNotNull, `null value in column "thumbnailPath"`},
+		{`UPDATE person SET "thumbnailPath" = NULL WHERE id = $1`, []string{strings.ToUpper(mariaID)}, sqldoor.CodeNotNull, `null value in column "thumbnailPath"`},
 		{`UPDATE albums SET "albumName" = 'x'`, nil, sqldoor.CodeNotSupported, "this server takes no UPDATE of albums"},
 		{`INSERT INTO tags (name) VALUES ('x')`, nil, sqldoor.CodeNotSupported, "this server takes no INSERT of tags"},
 		{`INSERT INTO nowhere (a) VALUES ('x')`, nil, sqldoor.CodeUndefinedTable, `relation "nowhere" does not exist`},
 		{face, []string{"00000000-0000-4000-8000-00000000dead", mariaID, "[1]"}, sqldoor.CodeDataException, "expected 512 dimensions, not 1"},
 		{face, []string{richAsset(4), mariaID, "[1,x]"}, sqldoor.CodeBadText, `invalid input syntax for type vector: "[1,x]"`},
 		{face, []string{"not-a-uuid", mariaID, "[1]"}, sqldoor.CodeBadText, `invalid input syntax for type uuid: "not-a-uuid"`},
-		{`INSERT INTO asset_faces ("assetId", "personId") VALUES ($1, $2)`, []string{"00000000-0000-4000-8000-00000000dead", mariaID}, sqldoor.CodeForeignKey, `violates foreign key constraint: Asset not found`},
-		{`INSERT INTO asset_faces ("assetId", "personId") VALUES ($1, $2)`, []string{richAsset(4), bobsID}, sqldoor.CodeForeignKey, `violates foreign key constraint`},
+		{face, []string{"00000000-0000-4000-8000-00000000dead", mariaID, embedding}, sqldoor.CodeForeignKey, `violates foreign key constraint: Asset not found`},
+		{face, []string{richAsset(4), bobsID, embedding}, sqldoor.CodeForeignKey, `violates foreign key constraint`},
+		{`INSERT INTO asset_faces ("assetId", "personId") VALUES ($1, $2)`, []string{richAsset(4), mariaID}, sqldoor.CodeNotNull, `null value in column "embedding"`},
+		{`INSERT INTO asset_faces ("assetId", "personId", "embedding") VALUES ($1, $2, NULL)`, []string{richAsset(4), mariaID}, sqldoor.CodeNotNull, `null value in column "embedding"`},
 		{`INSERT INTO asset_faces ("assetId", "personId", "imageWidth") VALUES ($1, $2, 'wide')`, []string{richAsset(4), mariaID}, sqldoor.CodeBadText, `invalid input syntax for type integer: "wide"`},
 		{`INSERT INTO asset_faces ("assetId", "score") VALUES ($1, 1)`, []string{richAsset(4)}, sqldoor.CodeUndefinedColumn, `column "score" of relation "asset_faces" does not exist`},
-		{`INSERT INTO asset_faces ("assetId") VALUES ($1)`, []string{richAsset(4)}, sqldoor.CodeNotSupported, "a face without a person is not kept here"},
+		{`INSERT INTO asset_faces ("assetId", "embedding") VALUES ($1, $2)`, []string{richAsset(4), embedding}, sqldoor.CodeNotSupported, "a face without a person is not kept here"},
 		{`INSERT INTO asset_faces ("personId") VALUES ($1)`, []string{mariaID}, sqldoor.CodeNotNull, `null value in column "assetId"`},
 	} {
 		_, err := exec(tc.query, tc.args...)
