@@ -119,10 +119,37 @@ func (ix *Index) add(name []byte, lat, lon float64, country []byte, state uint32
 
 // sort orders the cities kept along the Earth's axis, the order a query
 // reads them in; cities at the same height keep the order they were added
-// in, which decides between two equally near.
+// in, which decides between two equally near. (A stable sort of the
+// cities themselves, moving 40 bytes a swap, took 0.15 s of 0.2 s to
+// read the embedded index; sorting their heights and places is quicker.)
 func (ix *Index) sort() {
+	type key struct {
+		z float64
+		i int32
+	}
+	keys := make([]key, len(ix.cities))
+	for i, c := range ix.cities {
+		keys[i] = key{c.z, int32(i)}
+	}
+	slices.SortFunc(keys, func(a, b key) int { return cmp.Or(cmp.Compare(a.z, b.z), cmp.Compare(a.i, b.i)) })
+	// The permutation applied in place, a cycle at a time: no second copy
+	// of the cities. A key whose i is its own place is done.
+	for j := range keys {
+		if keys[j].i == int32(j) {
+			continue
+		}
+		first, k := ix.cities[j], j
+		for {
+			next := int(keys[k].i)
+			keys[k].i = int32(k)
+			if next == j {
+				ix.cities[k] = first
+				break
+			}
+			ix.cities[k], k = ix.cities[next], next
+		}
+	}
 	ix.cities = slices.Clip(ix.cities)
-	slices.SortStableFunc(ix.cities, func(a, b city) int { return cmp.Compare(a.z, b.z) })
 }
 
 // readDate is geodata-date.txt, whole, as the reference reads it.
