@@ -120,7 +120,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		maxListed      = fs.Int("max-listed-assets", mockserver.DefaultMaxListedAssets, "the assets one user's GET /api/shared-links may show (an album link's album assets count twice); a dataset or a write past it is refused")
 		maxRecords     = fs.Int("max-records", mockserver.DefaultMaxMadeRecords, "the records callers may make beside the dataset's (users, API keys, sessions, albums, links, people, partners, activities, tags, memories); a write past it is answered 507")
 		imports        = importFlag(fs)
-		geodata        = fs.String("geodata", "", "name the places of uploads' positions from this folder of GeoNames files (cities500.txt, admin1CodesASCII.txt, admin2Codes.txt, geodata-date.txt) as the reference does from its own, instead of after the built-in gazetteer's cities")
+		geodata        = fs.String("geodata", "", "name the places of uploads' positions from this folder of GeoNames files (cities500.txt, admin1CodesASCII.txt, admin2Codes.txt, geodata-date.txt) as the reference does from its own, instead of from the reference's own folder built in (cities500 of 2023-03-05)")
 		requestMemory  = sizeFlag(fs, "request-memory", mockserver.DefaultRequestMemory, "what the requests being served may hold at once of what their callers sent (JSON bodies, the fields and file heads of uploads), e.g. 256MiB; a request that finds no room is answered 503")
 	)
 	df.register(fs)
