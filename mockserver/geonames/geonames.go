@@ -38,8 +38,9 @@ const (
 // rather than let fill the memory.
 const DefaultMaxCities = 500_000
 
-// Index is a folder of GeoNames files, read: the cities, each with its
-// position on the reference's Earth, name, country and state.
+// Index is a folder of GeoNames files, read (Load), or the reference's
+// own, built in (Embedded): the cities, each with its position on the
+// reference's Earth, name, country and state.
 type Index struct {
 	cities []city   // sorted by z
 	names  []byte   // the cities' names, one after another

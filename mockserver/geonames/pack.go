@@ -59,20 +59,19 @@ func Pack(w io.Writer, dir string) error {
 	if err != nil {
 		return err
 	}
-	body := binary.AppendUvarint(nil, uint64(len(p.countries)))
+	tables := binary.AppendUvarint(nil, uint64(len(p.countries)))
 	for _, c := range p.countries {
-		body = append(body, c[:]...)
+		tables = append(tables, c[:]...)
 	}
-	body = binary.AppendUvarint(body, uint64(len(states)))
+	tables = binary.AppendUvarint(tables, uint64(len(states)))
 	for _, s := range states {
-		body = append(binary.AppendUvarint(body, uint64(len(s))), s...)
+		tables = append(binary.AppendUvarint(tables, uint64(len(s))), s...)
 	}
-	body = binary.AppendUvarint(body, uint64(len(p.names)-len(p.lats)))
-	for _, column := range [][]byte{p.names, p.countryColumn, p.stateColumn, planes(p.lats), planes(p.lons)} {
-		if _, err := zw.Write(append(body, column...)); err != nil {
+	tables = binary.AppendUvarint(tables, uint64(len(p.names)-len(p.lats)))
+	for _, part := range [][]byte{tables, p.names, p.countryColumn, p.stateColumn, planes(p.lats), planes(p.lons)} {
+		if _, err := zw.Write(part); err != nil {
 			return err
 		}
-		body = body[:0]
 	}
 	return zw.Close()
 }
@@ -147,11 +146,13 @@ func packHeader(data string) (date string, n int, rest string, err error) {
 	}
 	r := strings.NewReader(rest)
 	size, err := binary.ReadUvarint(r)
-	if err != nil || size > maxDateBytes || int(size) > r.Len() {
+	if err != nil || size > maxDateBytes {
 		return "", 0, "", fmt.Errorf("geonames: a pack's header: the date's length cut or past %d bytes", maxDateBytes)
 	}
-	date = rest[len(rest)-r.Len():][:size]
-	_, _ = r.Seek(int64(size), io.SeekCurrent)
+	b := make([]byte, size)
+	if _, err := io.ReadFull(r, b); err != nil || !utf8.Valid(b) {
+		return "", 0, "", errors.New("geonames: a pack's header: the date cut or not UTF-8")
+	}
 	cities, err := binary.ReadUvarint(r)
 	if err != nil {
 		return "", 0, "", fmt.Errorf("geonames: a pack's header: the count of cities: %w", err)
@@ -159,7 +160,7 @@ func packHeader(data string) (date string, n int, rest string, err error) {
 	if cities > DefaultMaxCities {
 		return "", 0, "", fmt.Errorf("geonames: a pack of more than %d cities", DefaultMaxCities)
 	}
-	return date, int(cities), rest[len(rest)-r.Len():], nil
+	return string(b), int(cities), rest[len(rest)-r.Len():], nil
 }
 
 // packDate is a pack's date, read from its header alone.
@@ -186,8 +187,11 @@ func unpack(data string) (*Index, error) {
 	if err := u.read(); err != nil {
 		return nil, fmt.Errorf("geonames: the packed cities: %w", err)
 	}
-	if _, err := u.r.ReadByte(); err != io.EOF { // and gzip checks its checksum
-		return nil, fmt.Errorf("geonames: the packed cities: more than %d cities, or %w", n, err)
+	switch _, err := u.r.ReadByte(); { // at the stream's end, gzip checks its checksum
+	case err == nil:
+		return nil, fmt.Errorf("geonames: the packed cities: data past the %d cities", n)
+	case err != io.EOF:
+		return nil, fmt.Errorf("geonames: the packed cities: %w", err)
 	}
 	if src.Len() > 0 {
 		return nil, fmt.Errorf("geonames: %d bytes after the packed cities", src.Len())

@@ -134,6 +134,20 @@ func TestUnpackRefusesBrokenData(t *testing.T) {
 			assert.Contains(t, err.Error(), tc.want)
 		})
 	}
+	// Every byte altered, and every length cut: an error, or (a byte of
+	// the date, or of gzip's header that its checksum leaves out, such as
+	// its time) the same cities, never a panic nor other cities.
+	want, err := unpack(string(good))
+	require.NoError(t, err)
+	for i := range good {
+		broken := bytes.Clone(good)
+		broken[i] ^= 0x01
+		if ix, err := unpack(string(broken)); err == nil {
+			assert.Equal(t, []any{want.cities, want.names, want.states}, []any{ix.cities, ix.names, ix.states}, "byte %d altered", i)
+		}
+		_, err := unpack(string(good[:i]))
+		assert.Error(t, err, "cut at %d", i)
+	}
 }
 
 // TestEmbeddedNamesTheUpstreamPositions: the index built into the binary
