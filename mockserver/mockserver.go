@@ -23,7 +23,8 @@ import (
 type Config = api.Config
 
 // ReverseGeocoder names the places of uploads' positions in the
-// reference's stead (a geonames.Index, for serve --geodata).
+// reference's stead (a geonames.Index, for serve --geodata); without one,
+// the reference's own GeoNames cities, built in, name them.
 type ReverseGeocoder = api.ReverseGeocoder
 
 // Server is a mock server: the handler of its API and control API, and

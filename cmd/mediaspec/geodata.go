@@ -9,7 +9,8 @@ import (
 
 // loadGeodata reads serve --geodata's folder of GeoNames files, as the
 // reference imports its IMMICH_REVERSE_GEOCODING_ROOT at start; nil for
-// none given, which leaves the built-in gazetteer to name places. banner
+// none given, which leaves the reference's own folder, built in, to name
+// places (read on the first position named). banner
 // is the start-up line that says what was read.
 func loadGeodata(dir string) (g mockserver.ReverseGeocoder, banner string, err error) {
 	if dir == "" {

@@ -7,9 +7,18 @@
 //
 // The cities are kept compact, sorted along the Earth's axis: a position's
 // query reads only the band of cities whose box it may fall in.
+//
+// The binary carries the reference's own folder, packed (Embedded, read
+// on first use): the mock names every upload's place as the reference
+// does with no folder given; Load reads another (serve --geodata).
+//
+// The GeoNames data (cities500.txt, admin1CodesASCII.txt) is © GeoNames,
+// geonames.org, licensed under Creative Commons Attribution 4.0 (CC BY
+// 4.0); the English names of countries are i18n-iso-countries' (MIT).
 package geonames
 
 //go:generate go run ./internal/countrygen -in package/langs/en.json -out countries.go
+//go:generate go run ./internal/citygen -in geodata -out cities500.pack
 
 import (
 	"math"
@@ -29,8 +38,9 @@ const (
 // rather than let fill the memory.
 const DefaultMaxCities = 500_000
 
-// Index is a folder of GeoNames files, read: the cities, each with its
-// position on the reference's Earth, name, country and state.
+// Index is a folder of GeoNames files, read (Load), or the reference's
+// own, built in (Embedded): the cities, each with its position on the
+// reference's Earth, name, country and state.
 type Index struct {
 	cities []city   // sorted by z
 	names  []byte   // the cities' names, one after another

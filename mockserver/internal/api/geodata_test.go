@@ -55,3 +55,30 @@ func TestReverseGeocoderNamesUploads(t *testing.T) {
 	require.Equal(t, http.StatusOK, rep.status)
 	assert.JSONEq(t, `{"lastUpdate":"2024-01-02T00:00:00+00:00","lastImportFileName":"cities500.txt"}`, string(rep.body))
 }
+
+// TestUploadsAreNamedAsTheReferenceByDefault: with no reverse geocoder
+// given, the reference's own GeoNames cities, built in, name an upload's
+// position (Motoyoyogichō, where the gazetteer's nearest city is Tokyo)
+// and an asset's new one (the upstream's map spec's Palisade), and the
+// import's state is theirs.
+func TestUploadsAreNamedAsTheReferenceByDefault(t *testing.T) {
+	srv := newTestServer(t)
+	content, err := fixtures.ReadFile(fixtures.TokyoJPEG)
+	require.NoError(t, err)
+	f := validForm(string(content))
+	f.files[0].filename = fixtures.TokyoJPEG
+	res := requireUpload(t, srv, f, keyAlice, http.StatusCreated)
+
+	path := "/api/asset/" + res.ID
+	exif := libRead(t, srv, path, keyAlice)["exifInfo"].(map[string]any)
+	assert.Equal(t, []any{"Motoyoyogichō", "Tokyo", "Japan"}, []any{exif["city"], exif["state"], exif["country"]})
+
+	rep := libSend(t, srv, http.MethodPut, path, `{"latitude":39.115,"longitude":-108.400968333333}`, keyAlice)
+	require.Equal(t, http.StatusOK, rep.status, "%s", rep.body)
+	exif = libRead(t, srv, path, keyAlice)["exifInfo"].(map[string]any)
+	assert.Equal(t, []any{"Palisade", "Colorado", "United States of America"}, []any{exif["city"], exif["state"], exif["country"]})
+
+	rep = jobsJSON(t, srv, http.MethodGet, "/api/system-metadata/reverse-geocoding-state", keyAlice, "")
+	require.Equal(t, http.StatusOK, rep.status)
+	assert.JSONEq(t, `{"lastUpdate":"2023-03-05T00:00:00+00:00","lastImportFileName":"cities500.txt"}`, string(rep.body))
+}

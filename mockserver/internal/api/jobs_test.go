@@ -245,8 +245,8 @@ func TestAssetJobs(t *testing.T) {
 	assert.Equal(t, http.StatusNoContent, jobsJSON(t, srv, http.MethodPost, "/api/asset/jobs", keyAlice, `{"assetIds":[],"name":"transcode-video"}`).status)
 }
 
-// TestReverseGeocodingState: the import the gazetteer stands for, to
-// admins only.
+// TestReverseGeocodingState: the import of the built-in GeoNames cities
+// (the reference's own), to admins only.
 func TestReverseGeocodingState(t *testing.T) {
 	srv := newTestServer(t)
 	rep := jobsJSON(t, srv, http.MethodGet, "/api/system-metadata/reverse-geocoding-state", keyAlice, "")

@@ -107,8 +107,9 @@ type Config struct {
 	// it is unauthorized and ended within live.DefaultAnonymousTimeout; 0
 	// means live.DefaultMaxAnonymousConns.
 	MaxAnonymousLiveConnections int
-	// ReverseGeocoder names the places of uploads' positions; nil names
-	// them after the built-in gazetteer's cities (serve --geodata).
+	// ReverseGeocoder names the places of uploads' positions (serve
+	// --geodata); nil names them from the reference's own GeoNames
+	// cities, built in.
 	ReverseGeocoder ReverseGeocoder
 }
 

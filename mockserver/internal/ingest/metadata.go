@@ -82,8 +82,8 @@ func Read(a *model.AssetRecord, f File, sidecar []byte, created, modified time.T
 }
 
 // Places names the place at a position: its city, state and country, nil
-// where it names none. gazetteer.PlaceAt names the built-in gazetteer's
-// cities; a GeoNames index (serve --geodata) names the reference's.
+// where it names none: a GeoNames index's PlaceAt (the reference's own,
+// built in, or serve --geodata's), as the reference's names it.
 type Places func(lat, lon float64) (city, state, country *string)
 
 // File is a file as Read reads it.
