@@ -40,7 +40,7 @@ type Config struct {
 	// as Postgres's md5 method); any user name is taken.
 	Password string
 	// MaxConnections is how many clients may be connected at once; one
-	// more is refused at once (default 16).
+	// more is refused at once (default 8).
 	MaxConnections int
 	// IdleTimeout is how long a connection may wait for its next message
 	// (default 15 minutes: a test suite holds its one connection between
@@ -53,13 +53,18 @@ type Config struct {
 // Bounds of a connection.
 const (
 	// MaxMessage is the largest message a client may send (a query with
-	// its parameters).
-	MaxMessage = 1 << 20
+	// its parameters; a face's embedding of 512 numbers is about 10 KiB).
+	MaxMessage = 256 << 10
 	// maxStartup is the largest startup message, as Postgres's.
 	maxStartup = 10000
-	// maxPrepared is how many named statements and portals a connection
-	// may hold.
+	// maxPrepared is how many named statements, and how many portals, a
+	// connection may hold.
 	maxPrepared = 64
+	// maxHeld bounds the bytes of the queries and parameters of the
+	// statements and portals a connection holds: what they are read into
+	// takes a multiple of that (a value written in two bytes is 32 once
+	// read), so a connection holds about a MiB at most, whatever it sends.
+	maxHeld = 64 << 10
 	// startupTimeout is how long a client has to start and authenticate.
 	startupTimeout = 10 * time.Second
 	// writeTimeout is how long an answer may take to be taken.
@@ -70,7 +75,7 @@ const (
 // closes their connections and returns once they are gone.
 func Serve(ctx context.Context, ln net.Listener, ex Executor, cfg Config) error {
 	if cfg.MaxConnections <= 0 {
-		cfg.MaxConnections = 16
+		cfg.MaxConnections = 8
 	}
 	if cfg.IdleTimeout <= 0 {
 		cfg.IdleTimeout = 15 * time.Minute

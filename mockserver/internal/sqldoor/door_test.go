@@ -175,7 +175,7 @@ func TestDoorBoundsItsClients(t *testing.T) {
 	require.NoError(t, err)
 	answer, err := io.ReadAll(nc)
 	require.NoError(t, err)
-	assert.Contains(t, string(answer), "a message may be at most 1048576 bytes")
+	assert.Contains(t, string(answer), fmt.Sprintf("a message may be at most %d bytes", MaxMessage))
 	assert.Empty(t, rec.statements())
 
 	// The slot is free again once that connection is gone.
@@ -186,6 +186,38 @@ func TestDoorBoundsItsClients(t *testing.T) {
 		}
 		return err == nil
 	}, 5*time.Second, 20*time.Millisecond)
+}
+
+// TestDoorBoundsWhatAConnectionHolds: prepared statements are refused
+// past maxPrepared of them or maxHeld bytes, and what is let go makes
+// room again.
+func TestDoorBoundsWhatAConnectionHolds(t *testing.T) {
+	addr := openDoor(t, &recorder{}, Config{Password: "p"})
+	c, err := connect(t, addr, "p")
+	require.NoError(t, err)
+	for i := range maxPrepared {
+		_, err := c.Prepare(t.Context(), fmt.Sprint("s", i), "DELETE FROM t", nil)
+		require.NoError(t, err)
+	}
+	_, err = c.Prepare(t.Context(), "one-more", "DELETE FROM t", nil)
+	assert.Equal(t, CodeLimit, pgCode(t, err))
+	require.NoError(t, c.Deallocate(t.Context(), "s0"))
+
+	// A statement of many values: each of its few bytes becomes a value.
+	big := "INSERT INTO t (a, b, c, d) VALUES " + strings.Repeat("(1, 2, 3, 4),", 299) + "(1, 2, 3, 4)"
+	n := 0
+	for ; n < 2*maxHeld/len(big); n++ {
+		if _, err = c.Prepare(t.Context(), fmt.Sprint("big", n), big, nil); err != nil {
+			break
+		}
+		require.NoError(t, c.Deallocate(t.Context(), fmt.Sprint("s", n+1)))
+	}
+	assert.Equal(t, CodeLimit, pgCode(t, err))
+	assert.Contains(t, err.Error(), "a connection may hold at most 64 KiB of prepared statements and portals")
+	assert.Equal(t, maxHeld/len(big), n, "as many as the bytes allow")
+	require.NoError(t, c.Deallocate(t.Context(), "big0"))
+	_, err = c.Prepare(t.Context(), "again", big, nil)
+	assert.NoError(t, err, "room once one is let go")
 }
 
 // TestDoorAnswersBrokenStartups: startups that are not Postgres 3.0 are

@@ -94,6 +94,9 @@ const (
 	MaxParams = 256
 	// maxRows is how many rows one INSERT may carry.
 	maxRows = 1000
+	// maxTokens is how many words, values and signs one query may hold:
+	// each takes 32 bytes once read, whatever few bytes it was written in.
+	maxTokens = 20000
 )
 
 // Parse reads a query of one or more statements separated by semicolons.
@@ -186,6 +189,9 @@ type token struct {
 func tokenize(q string) ([]token, error) {
 	var toks []token
 	for i := 0; i < len(q); {
+		if len(toks) == maxTokens {
+			return nil, Errorf(CodeLimit, "a query may hold at most %d words, values and signs", maxTokens)
+		}
 		c := q[i]
 		switch {
 		case c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f':

@@ -18,7 +18,6 @@ const (
 	sslRequest  = 80877103 // answered N: no TLS here
 	gssRequest  = 80877104 // answered N: no GSSAPI encryption either
 	cancelCode  = 80877102 // nothing runs long enough to cancel
-	maxPortals  = maxPrepared
 	backendPID  = 4242
 	unnamedName = ""
 )
@@ -31,15 +30,48 @@ type conn struct {
 	ex  Executor
 	cfg Config
 
-	prepared map[string]Statement // by name; "" is the unnamed one
-	portals  map[string]Statement // bound statements, by portal name
-	failed   bool                 // an extended-query error: skip to Sync
+	prepared map[string]kept // by name; "" is the unnamed one
+	portals  map[string]kept // bound statements, by portal name
+	held     int             // the bytes of the prepared statements and portals
+	failed   bool            // an extended-query error: skip to Sync
+}
+
+// kept is a statement a connection holds, and the bytes it was made of
+// (its query's, and a portal's parameters'), which maxHeld bounds.
+type kept struct {
+	st   Statement
+	size int
+}
+
+// keep holds k under name in m (prepared or portals), in place of what
+// was there, within the bounds of a connection.
+func (c *conn) keep(m map[string]kept, name string, k kept, what string) error {
+	old, exists := m[name]
+	if !exists && len(m) >= maxPrepared {
+		return Errorf(CodeLimit, "a connection may hold at most %d %s", maxPrepared, what)
+	}
+	if c.held-old.size+k.size > maxHeld {
+		return heldError()
+	}
+	c.held += k.size - old.size
+	m[name] = k
+	return nil
+}
+
+func heldError() error {
+	return Errorf(CodeLimit, "a connection may hold at most %d KiB of prepared statements and portals", maxHeld>>10)
+}
+
+// drop lets go of what m holds under name.
+func (c *conn) drop(m map[string]kept, name string) {
+	c.held -= m[name].size
+	delete(m, name)
 }
 
 func newConn(nc net.Conn, ex Executor, cfg Config) *conn {
 	return &conn{
 		nc: nc, r: bufio.NewReader(nc), w: newWriter(nc), ex: ex, cfg: cfg,
-		prepared: map[string]Statement{}, portals: map[string]Statement{},
+		prepared: map[string]kept{}, portals: map[string]kept{},
 	}
 }
 
@@ -297,6 +329,9 @@ func (c *conn) parse(body []byte) error {
 	if !ok || !ok2 || len(rest) < 2 {
 		return Errorf(CodeProtocol, "invalid Parse message")
 	}
+	if c.held-c.prepared[name].size+len(q) > maxHeld {
+		return heldError() // before reading it
+	}
 	stmts, err := Parse(q)
 	if err != nil {
 		return err
@@ -307,14 +342,13 @@ func (c *conn) parse(body []byte) error {
 	if _, exists := c.prepared[name]; exists && name != unnamedName {
 		return Errorf("42P05", "prepared statement %q already exists", name)
 	}
-	if len(c.prepared) >= maxPrepared {
-		return Errorf(CodeLimit, "a connection may hold at most %d prepared statements", maxPrepared)
-	}
 	var st Statement // an empty query prepares nothing to run
 	if len(stmts) == 1 {
 		st = stmts[0]
 	}
-	c.prepared[name] = st
+	if err := c.keep(c.prepared, name, kept{st, len(q)}, "prepared statements"); err != nil {
+		return err
+	}
 	c.w.begin('1')
 	c.w.end()
 	return nil
@@ -345,18 +379,17 @@ func (c *conn) bind(body []byte) error {
 			return Errorf(CodeNotSupported, "parameters are taken as text here, not binary")
 		}
 	}
-	st, ok := c.prepared[stmtName]
+	prep, ok := c.prepared[stmtName]
 	if !ok {
 		return Errorf("26000", "prepared statement %q does not exist", stmtName)
 	}
-	bound, err := st.Bind(args)
+	bound, err := prep.st.Bind(args)
 	if err != nil {
 		return err
 	}
-	if _, exists := c.portals[portal]; !exists && len(c.portals) >= maxPortals {
-		return Errorf(CodeLimit, "a connection may hold at most %d portals", maxPortals)
+	if err := c.keep(c.portals, portal, kept{bound, prep.size + len(body)}, "portals"); err != nil {
+		return err
 	}
-	c.portals[portal] = bound
 	c.w.begin('2')
 	c.w.end()
 	return nil
@@ -374,13 +407,13 @@ func (c *conn) describe(body []byte) error {
 	}
 	switch body[0] {
 	case 'S':
-		st, ok := c.prepared[name]
+		prep, ok := c.prepared[name]
 		if !ok {
 			return Errorf("26000", "prepared statement %q does not exist", name)
 		}
 		c.w.begin('t')
-		c.w.int16(int16(st.Params))
-		for range st.Params {
+		c.w.int16(int16(prep.st.Params))
+		for range prep.st.Params {
 			c.w.int32(25) // text
 		}
 		c.w.end()
@@ -402,13 +435,14 @@ func (c *conn) execute(body []byte) error {
 	if !ok {
 		return Errorf(CodeProtocol, "invalid Execute message")
 	}
-	st, ok := c.portals[name]
+	p, ok := c.portals[name]
 	if !ok {
 		return Errorf("34000", "portal %q does not exist", name)
 	}
 	if name == unnamedName {
-		delete(c.portals, name)
+		c.drop(c.portals, name)
 	}
+	st := p.st
 	if st.Kind == 0 {
 		c.w.begin('I')
 		c.w.end()
@@ -428,9 +462,9 @@ func (c *conn) closeOne(body []byte) error {
 	}
 	switch body[0] {
 	case 'S':
-		delete(c.prepared, name)
+		c.drop(c.prepared, name)
 	case 'P':
-		delete(c.portals, name)
+		c.drop(c.portals, name)
 	default:
 		return Errorf(CodeProtocol, "invalid CLOSE message subtype %d", body[0])
 	}
