@@ -51,6 +51,15 @@ func startServe(t *testing.T, args ...string) string {
 // process's id; the process is stopped with SIGINT at the end of the test.
 func startServeCmd(t *testing.T, cmd *exec.Cmd) (string, int) {
 	t.Helper()
+	url, pid, _ := startServeReading(t, cmd, "")
+	return url, pid
+}
+
+// startServeReading is startServeCmd that also reads the banner's line
+// that starts with prefix (after its address), where prefix is not empty:
+// that line, without the prefix.
+func startServeReading(t *testing.T, cmd *exec.Cmd, prefix string) (url string, pid int, line string) {
+	t.Helper()
 	out, err := cmd.StdoutPipe()
 	require.NoError(t, err)
 	require.NoError(t, cmd.Start())
@@ -68,13 +77,18 @@ func startServeCmd(t *testing.T, cmd *exec.Cmd) (string, int) {
 	})
 	sc := bufio.NewScanner(out)
 	for sc.Scan() {
-		if _, url, ok := strings.Cut(sc.Text(), "listening on "); ok {
+		if _, at, ok := strings.Cut(sc.Text(), "listening on "); ok {
+			url = at
+		} else if rest, ok := strings.CutPrefix(sc.Text(), prefix); ok && prefix != "" {
+			line = rest
+		}
+		if url != "" && (prefix == "" || line != "") {
 			go func() { _, _ = io.Copy(io.Discard, out) }()
-			return url, cmd.Process.Pid
+			return url, cmd.Process.Pid, line
 		}
 	}
-	t.Fatalf("serve printed no address: %v", sc.Err())
-	return "", 0
+	t.Fatalf("serve printed no address, or no line %q: %v", prefix, sc.Err())
+	return "", 0, ""
 }
 
 // get is a GET of url with the API key, which must answer 200.

@@ -1,15 +1,12 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"io"
 	"net"
 	"net/http"
-	"os"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/stretchr/testify/assert"
@@ -22,34 +19,8 @@ import (
 // key is refused after it.
 func TestServeOpensTheSQLDoor(t *testing.T) {
 	cmd := command(context.Background(), "serve", "--quiet", "--addr", "127.0.0.1:0", "--sql-addr", "127.0.0.1:0", "--sql-password", "s3cret")
-	out, err := cmd.StdoutPipe()
-	require.NoError(t, err)
-	require.NoError(t, cmd.Start())
-	t.Cleanup(func() {
-		_ = cmd.Process.Signal(os.Interrupt)
-		done := make(chan error, 1)
-		go func() { done <- cmd.Wait() }()
-		select {
-		case err := <-done:
-			assert.NoError(t, err, "serve exits cleanly on SIGINT, its SQL door closed")
-		case <-time.After(10 * time.Second):
-			_ = cmd.Process.Kill()
-			t.Error("serve did not stop on SIGINT")
-		}
-	})
-	var base, dsn string
-	sc := bufio.NewScanner(out)
-	for (base == "" || dsn == "") && sc.Scan() {
-		line := sc.Text()
-		if _, url, ok := strings.Cut(line, "listening on "); ok {
-			base = url
-		}
-		if rest, ok := strings.CutPrefix(line, "sql: "); ok {
-			dsn, _, _ = strings.Cut(rest, " ")
-		}
-	}
-	go func() { _, _ = io.Copy(io.Discard, out) }()
-	require.NotEmpty(t, base)
+	base, _, line := startServeReading(t, cmd, "sql: ")
+	dsn, _, _ := strings.Cut(line, " ")
 	require.Regexp(t, `^postgres://postgres:s3cret@127\.0\.0\.1:\d+/immich$`, dsn)
 
 	status, _ := send(t, http.MethodGet, base+"/users/me", "mediaspec-dev-key", nil, nil)

@@ -151,28 +151,12 @@ func TestUnpackRefusesBrokenData(t *testing.T) {
 }
 
 // TestEmbeddedNamesTheUpstreamPositions: the index built into the binary
-// names the upstream's map spec's two photos (their EXIF GPS, as package
-// exif reads it from the upstream's test-assets) as the
-// reference does, and the fixtures' positions as the reference named
-// them (shared/reference/extracted.json); its import state is the
+// names knownPlaces as the reference does; its import state is the
 // reference's folder's.
 func TestEmbeddedNamesTheUpstreamPositions(t *testing.T) {
 	ix, err := Embedded()
 	require.NoError(t, err)
-	for _, tc := range []struct {
-		file                 string
-		lat, lon             float64
-		city, state, country string
-	}{
-		{"formats/heic/IMG_2682.heic", 41.2203, -96.071625, "Ralston", "Nebraska", "United States of America"},
-		{"metadata/gps-position/thompson-springs.jpg", 39.115, -108.400968333333, "Palisade", "Colorado", "United States of America"},
-		{"DSC01234.JPG", 35.659482, 139.700559, "Motoyoyogichō", "Tokyo", "Japan"},
-		{"DSC05678.ARW", -33.807613, 18.464927, "Cape Town", "Western Cape", "South Africa"},
-		{"IMG_4021.JPG", 38.711815, -9.129682, "Lisbon", "Lisbon", "Portugal"},
-	} {
-		city, state, country := ix.PlaceAt(tc.lat, tc.lon)
-		assert.Equal(t, []string{tc.city, tc.state, tc.country}, []string{deref(city), deref(state), deref(country)}, tc.file)
-	}
+	assertNamesKnownPlaces(t, ix)
 	last, file := ix.ImportState()
 	assert.Equal(t, "2023-03-05T00:00:00+00:00", last)
 	assert.Equal(t, CitiesFile, file)
