@@ -188,6 +188,17 @@ func TestDoorBoundsItsClients(t *testing.T) {
 	}, 5*time.Second, 20*time.Millisecond)
 }
 
+// TestDoorTakesAWholeSuitesConnections: the upstream's e2e suite leaves
+// the connection of each of its 22 spec files open until its run ends;
+// the default bound lets them all in.
+func TestDoorTakesAWholeSuitesConnections(t *testing.T) {
+	addr := openDoor(t, &recorder{}, Config{Password: "p"})
+	for i := range 22 {
+		_, err := connect(t, addr, "p")
+		require.NoError(t, err, "connection %d", i+1)
+	}
+}
+
 // TestDoorBoundsWhatAConnectionHolds: prepared statements are refused
 // past maxPrepared of them or maxHeld bytes, and what is let go makes
 // room again.
@@ -201,7 +212,9 @@ func TestDoorBoundsWhatAConnectionHolds(t *testing.T) {
 	}
 	_, err = c.Prepare(t.Context(), "one-more", "DELETE FROM t", nil)
 	assert.Equal(t, CodeLimit, pgCode(t, err))
-	require.NoError(t, c.Deallocate(t.Context(), "s0"))
+	for i := range maxPrepared {
+		require.NoError(t, c.Deallocate(t.Context(), fmt.Sprint("s", i)))
+	}
 
 	// A statement of many values: each of its few bytes becomes a value.
 	big := "INSERT INTO t (a, b, c, d) VALUES " + strings.Repeat("(1, 2, 3, 4),", 299) + "(1, 2, 3, 4)"
@@ -210,10 +223,9 @@ func TestDoorBoundsWhatAConnectionHolds(t *testing.T) {
 		if _, err = c.Prepare(t.Context(), fmt.Sprint("big", n), big, nil); err != nil {
 			break
 		}
-		require.NoError(t, c.Deallocate(t.Context(), fmt.Sprint("s", n+1)))
 	}
 	assert.Equal(t, CodeLimit, pgCode(t, err))
-	assert.Contains(t, err.Error(), "a connection may hold at most 64 KiB of prepared statements and portals")
+	assert.Contains(t, err.Error(), fmt.Sprintf("a connection may hold at most %d KiB of prepared statements and portals", maxHeld>>10))
 	assert.Equal(t, maxHeld/len(big), n, "as many as the bytes allow")
 	require.NoError(t, c.Deallocate(t.Context(), "big0"))
 	_, err = c.Prepare(t.Context(), "again", big, nil)

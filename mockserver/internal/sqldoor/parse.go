@@ -96,7 +96,7 @@ const (
 	maxRows = 1000
 	// maxTokens is how many words, values and signs one query may hold:
 	// each takes 32 bytes once read, whatever few bytes it was written in.
-	maxTokens = 20000
+	maxTokens = 8192
 )
 
 // Parse reads a query of one or more statements separated by semicolons.

@@ -99,7 +99,7 @@ func TestParseRefusesWithPostgresCodes(t *testing.T) {
 		{"DELETE FROM \xff", CodeBadText, `invalid byte sequence for encoding "UTF8"`},
 		{strings.Repeat("DELETE FROM t;", MaxStatements+1), CodeLimit, "a query may carry at most 64 statements"},
 		{"INSERT INTO t (a) VALUES " + strings.Repeat("(1),", maxRows) + "(1)", CodeLimit, "an INSERT may carry at most 1000 rows"},
-		{"DELETE FROM t WHERE a = 1" + strings.Repeat(" AND a = 1", maxTokens/4), CodeLimit, "a query may hold at most 20000 words, values and signs"},
+		{"DELETE FROM t WHERE a = 1" + strings.Repeat(" AND a = 1", maxTokens/4), CodeLimit, "a query may hold at most 8192 words, values and signs"},
 	} {
 		_, err := Parse(tc.query)
 		var pe *Error
