@@ -157,6 +157,7 @@ func (g *gen) planEvents(ow *owner, n int, scale float64) []*event {
 			events = append(events, g.everyday(ow))
 		}
 	}
+	events = g.onThisDay(ow, events)
 	for _, e := range events {
 		e.size = max(3, int(float64(e.size)*scale+0.5))
 	}
@@ -435,6 +436,15 @@ func tripScenes(p *gazetteer.Place, month time.Month) []int {
 // dayOut plans a day near home: a hike, the lake, the beach, the park.
 func (g *gen) dayOut(ow *owner) *event {
 	p := &cities[ow.home]
+	choice := pick(g, dayOutScenes(p))
+	start := g.instant(g.libraryStart, g.eventEnd.Add(-48*time.Hour))
+	local := start.In(g.zone(p.Zone))
+	start = g.day(local.Year(), local.Month(), local.Day(), ow.home)
+	return g.dayOutOn(ow, choice, start)
+}
+
+// dayOutScenes are what a day out near home p is spent on.
+func dayOutScenes(p *gazetteer.Place) []int {
 	sc := []int{sceneHike, sceneGarden, scenePlayground, sceneLake}
 	if slices.Contains([]byte(p.Features), 'b') {
 		sc = append(sc, sceneBeach, sceneBeach, sceneSunset)
@@ -442,12 +452,38 @@ func (g *gen) dayOut(ow *owner) *event {
 	if slices.Contains([]byte(p.Features), 'm') {
 		sc = append(sc, sceneMountain)
 	}
-	choice := pick(g, sc)
-	start := g.instant(g.libraryStart, g.eventEnd.Add(-48*time.Hour))
-	local := start.In(g.zone(p.Zone))
-	start = g.day(local.Year(), local.Month(), local.Day(), ow.home)
+	return sc
+}
+
+// dayOutOn plans a day out of the household spent on scene choice, on
+// the day that starts at start.
+func (g *gen) dayOutOn(ow *owner, choice int, start time.Time) *event {
 	return &event{kind: evDayOut, place: ow.home, start: start, end: start.Add(24 * time.Hour),
 		scenes: []int{choice, choice, choice, sceneFood}, people: g.household(ow), size: g.between(3, 10), useCamera: g.chance(0.3)}
+}
+
+// onThisDay adds a day out on the anchor's date in an earlier year where
+// none of events is on it: a library in use has photos of this day some
+// years ago, which the web app shows as its memory lane (and the
+// memories of today). Where one is, it adds nothing and takes nothing of
+// the faker's stream.
+func (g *gen) onThisDay(ow *owner, events []*event) []*event {
+	month, day := g.anchor.Month(), g.anchor.Day()
+	for _, e := range events {
+		// An event of one day is on it; one of many days may have no
+		// photo of that day.
+		if local := e.start.In(g.zone(cities[e.place].Zone)); e.end.Sub(e.start) <= 24*time.Hour &&
+			local.Month() == month && local.Day() == day && local.Year() < g.anchor.Year() {
+			return events
+		}
+	}
+	year := g.between(g.libraryStart.Year()+1, g.anchor.Year()-1)
+	start := g.day(year, month, day, ow.home)
+	if start.In(g.zone(cities[ow.home].Zone)).Day() != day || !g.inWindow(start, start.Add(24*time.Hour)) {
+		return events // February 29th of a year without one
+	}
+	choice := pick(g, dayOutScenes(&cities[ow.home]))
+	return append(events, g.dayOutOn(ow, choice, start))
 }
 
 // everyday plans a month of photos at home.

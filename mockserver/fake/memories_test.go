@@ -37,3 +37,33 @@ func TestMemoriesAreOfPhotosOfThatDay(t *testing.T) {
 		}
 	}
 }
+
+// TestEveryOwnerHasPhotosOfThisDay: whatever the day, every owner has
+// photos of it in an earlier year (the web app's memory lane), and a
+// memory of today, as a library in use has; on a day the events planned
+// already fall on, nothing is added.
+func TestEveryOwnerHasPhotosOfThisDay(t *testing.T) {
+	start := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	for day := 0; day < 366; day += 23 {
+		anchor := start.AddDate(0, 0, day)
+		d := Generate(Options{Seed: int64(day), Anchor: anchor, Links: 5, APIKey: "k"})
+		for _, u := range d.Users {
+			lane := 0
+			for _, a := range d.Assets {
+				taken := a.LocalDateTime.UTC()
+				if a.OwnerID == u.ID && a.IsVisible && !a.IsTrashed && !a.IsArchived &&
+					taken.Month() == anchor.Month() && taken.Day() == anchor.Day() && taken.Year() < anchor.Year() {
+					lane++
+				}
+			}
+			assert.Positive(t, lane, "%s, %s: photos of this day in an earlier year", anchor.Format(time.DateOnly), u.Email)
+			today := 0
+			for _, m := range d.Memories {
+				if m.OwnerID == u.ID && m.MemoryAt.Equal(anchor) {
+					today++
+				}
+			}
+			assert.Positive(t, today, "%s, %s: a memory of today", anchor.Format(time.DateOnly), u.Email)
+		}
+	}
+}
