@@ -70,7 +70,10 @@ func wholeTable(st sqldoor.Statement) bool {
 }
 
 // wholeTables carries out deletes and unstackings on the records, and
-// makes the result the state in one go.
+// makes the result the state in one go. As with the control API's reset,
+// a write of the API that lands between the read of the records and the
+// Replace is lost: the door is for a test's set-up between its calls,
+// not for traffic beside them.
 func (e sqlExecutor) wholeTables(stmts []sqldoor.Statement) ([]string, error) {
 	d := e.s.store.Records().Dataset()
 	tags := make([]string, 0, len(stmts))

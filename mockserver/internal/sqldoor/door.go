@@ -48,7 +48,8 @@ type Config struct {
 	// (default 15 minutes: a test suite holds its one connection between
 	// files).
 	IdleTimeout time.Duration
-	// Logger, when set, tells of refused connections.
+	// Logger, when set, tells of each query carried out (what it did, or
+	// why not) and of refused connections.
 	Logger *slog.Logger
 }
 

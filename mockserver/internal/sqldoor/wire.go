@@ -304,11 +304,19 @@ func (c *conn) simpleQuery(body []byte) error {
 
 // run hands statements to the executor and answers their tags.
 func (c *conn) run(stmts []Statement) error {
+	start := time.Now()
 	tags, err := c.ex.Exec(stmts)
 	for _, t := range tags {
 		c.w.begin('C')
 		c.w.cstring(t)
 		c.w.end()
+	}
+	if log := c.cfg.Logger; log != nil {
+		attrs := []any{"remote", c.nc.RemoteAddr().String(), "done", strings.Join(tags, ", "), "duration", time.Since(start)}
+		if err != nil {
+			attrs = append(attrs, "error", asError(err).Message)
+		}
+		log.Info("sql", attrs...)
 	}
 	return err
 }
