@@ -2,6 +2,7 @@ package api
 
 import (
 	"net/http"
+	"net/http/httptest"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -26,6 +27,16 @@ func (oneCity) ImportState() (lastUpdate, fileName string) {
 	return "2024-01-02T00:00:00+00:00", "cities500.txt"
 }
 
+// uploadFixture uploads a fixture file as Alice: the path of its asset.
+func uploadFixture(t *testing.T, srv *httptest.Server, name string) string {
+	t.Helper()
+	content, err := fixtures.ReadFile(name)
+	require.NoError(t, err)
+	f := validForm(string(content))
+	f.files[0].filename = name
+	return "/api/asset/" + requireUpload(t, srv, f, keyAlice, http.StatusCreated).ID
+}
+
 // TestReverseGeocoderNamesUploads: with a reverse geocoder, an upload's
 // position, and an asset's new one, are named by it rather than by the
 // gazetteer, a state it does not name is null, a new position it does not
@@ -33,13 +44,7 @@ func (oneCity) ImportState() (lastUpdate, fileName string) {
 // none); and the import's state is its own.
 func TestReverseGeocoderNamesUploads(t *testing.T) {
 	srv := newTestServer(t, func(c *Config) { c.ReverseGeocoder = oneCity{} })
-	content, err := fixtures.ReadFile(fixtures.LisbonJPEG)
-	require.NoError(t, err)
-	f := validForm(string(content))
-	f.files[0].filename = fixtures.LisbonJPEG
-	res := requireUpload(t, srv, f, keyAlice, http.StatusCreated)
-
-	path := "/api/asset/" + res.ID
+	path := uploadFixture(t, srv, fixtures.LisbonJPEG)
 	exif := libRead(t, srv, path, keyAlice)["exifInfo"].(map[string]any)
 	assert.Equal(t, "Alfama", exif["city"], "the geocoder's city, not the gazetteer's Lisbon")
 	assert.Nil(t, exif["state"])
@@ -63,13 +68,7 @@ func TestReverseGeocoderNamesUploads(t *testing.T) {
 // import's state is theirs.
 func TestUploadsAreNamedAsTheReferenceByDefault(t *testing.T) {
 	srv := newTestServer(t)
-	content, err := fixtures.ReadFile(fixtures.TokyoJPEG)
-	require.NoError(t, err)
-	f := validForm(string(content))
-	f.files[0].filename = fixtures.TokyoJPEG
-	res := requireUpload(t, srv, f, keyAlice, http.StatusCreated)
-
-	path := "/api/asset/" + res.ID
+	path := uploadFixture(t, srv, fixtures.TokyoJPEG)
 	exif := libRead(t, srv, path, keyAlice)["exifInfo"].(map[string]any)
 	assert.Equal(t, []any{"Motoyoyogichō", "Tokyo", "Japan"}, []any{exif["city"], exif["state"], exif["country"]})
 
