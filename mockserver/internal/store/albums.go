@@ -310,14 +310,7 @@ func (tx *Tx) DeleteAlbum(p Principal, id string) error {
 	}
 	tx.dropActivities(func(a *model.ActivityRecord) bool { return a.AlbumID == id })
 	tx.audit(model.AuditAlbum, map[string]string{id: al.OwnerID})
-	i := slices.Index(st.albums, al)
-	albums := st.albums
-	st.albums = slices.Delete(slices.Clone(albums), i, i+1)
-	delete(st.albumByID, id)
-	tx.did(Albums, func() {
-		st.albums = albums
-		st.albumByID[id] = al
-	})
+	forget(tx, Albums, &st.albums, st.albumByID, id, al)
 	return nil
 }
 

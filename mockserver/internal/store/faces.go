@@ -108,14 +108,7 @@ func (tx *Tx) putPerson(old, p *model.PersonRecord) error {
 
 // removePerson deletes a person who has no face left.
 func (tx *Tx) removePerson(p *model.PersonRecord) {
-	st := tx.st
-	people := st.people
-	st.people = slices.DeleteFunc(slices.Clone(people), func(o *model.PersonRecord) bool { return o == p })
-	delete(st.personByID, p.ID)
-	tx.did(Assets, func() {
-		st.people = people
-		st.personByID[p.ID] = p
-	})
+	forget(tx, Assets, &tx.st.people, tx.st.personByID, p.ID, p)
 }
 
 // newFeatureFace gives a person a face of theirs as their picture, and so

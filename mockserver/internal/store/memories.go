@@ -202,15 +202,7 @@ func (tx *Tx) RemoveMemory(userID, id string) error {
 	if err != nil {
 		return err
 	}
-	st := tx.st
-	before := st.memories
-	i := slices.Index(before, old)
-	st.memories = slices.Delete(slices.Clone(before), i, i+1)
-	delete(st.memoryByID, id)
-	tx.did(Albums, func() {
-		st.memories = before
-		st.memoryByID[id] = old
-	})
+	forget(tx, Albums, &tx.st.memories, tx.st.memoryByID, id, old)
 	return nil
 }
 

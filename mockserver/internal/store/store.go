@@ -11,6 +11,7 @@ package store
 
 import (
 	"fmt"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -228,6 +229,18 @@ func (tx *Tx) did(c Change, undo func()) {
 	if !tx.loading {
 		tx.undo = append(tx.undo, undo)
 	}
+}
+
+// forget takes rec, of id, out of the list and the index that hold it,
+// a step of kind c that rollback takes back.
+func forget[T any](tx *Tx, c Change, list *[]*T, byID map[string]*T, id string, rec *T) {
+	before := *list
+	*list = slices.DeleteFunc(slices.Clone(before), func(o *T) bool { return o == rec })
+	delete(byID, id)
+	tx.did(c, func() {
+		*list = before
+		byID[id] = rec
+	})
 }
 
 // rollback takes back every step, the newest first.

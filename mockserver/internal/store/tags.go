@@ -110,15 +110,7 @@ func (tx *Tx) RemoveTag(userID, id string) error {
 			}
 		}
 	}
-	st := tx.st
-	before := st.tags
-	i := slices.Index(before, old)
-	st.tags = slices.Delete(slices.Clone(before), i, i+1)
-	delete(st.tagByID, id)
-	tx.did(Assets, func() {
-		st.tags = before
-		st.tagByID[id] = old
-	})
+	forget(tx, Assets, &tx.st.tags, tx.st.tagByID, id, old)
 	return nil
 }
 
